@@ -1,0 +1,517 @@
+//! The board: bitboards, hands, Zobrist keys, do/undo, attack queries, SFEN.
+//!
+//! Positions without a king for one side (the usual tsume problem: the attacker has none) work everywhere:
+//! a missing king simply has no squares to defend and no pins.
+
+pub mod attacks;
+pub mod bitboard;
+pub mod hand;
+pub mod mate1;
+pub mod movegen;
+pub mod sfen;
+pub mod types;
+mod zobrist;
+
+pub use bitboard::Bitboard;
+pub use hand::Hand;
+pub use movegen::MoveList;
+pub use sfen::SfenError;
+pub use types::{Color, Move, Piece, PieceKind, Square};
+
+use attacks::*;
+
+/// What `do_move` saves so that `undo_move` can restore the position, and what repetition detection
+/// reads back.
+#[derive(Clone, Copy, Debug)]
+struct StateInfo {
+    board_key: u64,
+    hand_key: u64,
+    checkers: Bitboard,
+    captured: Piece,
+    mv: Move,
+}
+
+#[derive(Clone)]
+pub struct Position {
+    board: [Piece; Square::NUM],
+    by_color: [Bitboard; 2],
+    /// Indexed by `PieceKind as usize`; index 0 unused.
+    by_kind: [Bitboard; PieceKind::NUM],
+    hands: [Hand; 2],
+    side: Color,
+    king: [Option<Square>; 2],
+    board_key: u64,
+    hand_key: u64,
+    checkers: Bitboard,
+    /// The SFEN move number of the position this one was set up from.
+    start_ply: u32,
+    history: Vec<StateInfo>,
+}
+
+impl std::fmt::Debug for Position {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.to_sfen())
+    }
+}
+
+impl Position {
+    /// An empty board, Black to move (used by the SFEN reader, which then places pieces).
+    fn empty() -> Position {
+        Position {
+            board: [Piece::EMPTY; Square::NUM],
+            by_color: [Bitboard::EMPTY; 2],
+            by_kind: [Bitboard::EMPTY; PieceKind::NUM],
+            hands: [Hand::EMPTY; 2],
+            side: Color::Black,
+            king: [None; 2],
+            board_key: 0,
+            hand_key: 0,
+            checkers: Bitboard::EMPTY,
+            start_ply: 1,
+            history: Vec::with_capacity(256),
+        }
+    }
+
+    pub fn startpos() -> Position {
+        Position::from_sfen(sfen::STARTPOS).expect("the starting position is valid")
+    }
+
+    // ---- accessors -------------------------------------------------------------------------------
+
+    #[inline(always)]
+    pub fn side_to_move(&self) -> Color {
+        self.side
+    }
+    #[inline(always)]
+    pub fn piece_at(&self, sq: Square) -> Piece {
+        self.board[sq.index()]
+    }
+    #[inline(always)]
+    pub fn hand(&self, c: Color) -> Hand {
+        self.hands[c.index()]
+    }
+    #[inline(always)]
+    pub fn king_square(&self, c: Color) -> Option<Square> {
+        self.king[c.index()]
+    }
+    #[inline(always)]
+    pub fn occupied(&self) -> Bitboard {
+        self.by_color[0] | self.by_color[1]
+    }
+    #[inline(always)]
+    pub fn pieces(&self, c: Color) -> Bitboard {
+        self.by_color[c.index()]
+    }
+    #[inline(always)]
+    pub fn kind_bb(&self, k: PieceKind) -> Bitboard {
+        self.by_kind[k.index()]
+    }
+    #[inline(always)]
+    pub fn pieces_of(&self, c: Color, k: PieceKind) -> Bitboard {
+        self.by_kind[k.index()] & self.by_color[c.index()]
+    }
+    /// Gold and the four pieces that move like it.
+    #[inline(always)]
+    pub fn golds(&self) -> Bitboard {
+        self.kind_bb(PieceKind::Gold)
+            | self.kind_bb(PieceKind::ProPawn)
+            | self.kind_bb(PieceKind::ProLance)
+            | self.kind_bb(PieceKind::ProKnight)
+            | self.kind_bb(PieceKind::ProSilver)
+    }
+    #[inline(always)]
+    pub fn rook_like(&self) -> Bitboard {
+        self.kind_bb(PieceKind::Rook) | self.kind_bb(PieceKind::Dragon)
+    }
+    #[inline(always)]
+    pub fn bishop_like(&self) -> Bitboard {
+        self.kind_bb(PieceKind::Bishop) | self.kind_bb(PieceKind::Horse)
+    }
+    /// The pieces giving check to the side to move.
+    #[inline(always)]
+    pub fn checkers(&self) -> Bitboard {
+        self.checkers
+    }
+    #[inline(always)]
+    pub fn in_check(&self) -> bool {
+        self.checkers.is_not_empty()
+    }
+    /// Board part of the Zobrist key (pieces and side to move).
+    #[inline(always)]
+    pub fn board_key(&self) -> u64 {
+        self.board_key
+    }
+    /// Hands part of the Zobrist key.
+    #[inline(always)]
+    pub fn hand_key(&self) -> u64 {
+        self.hand_key
+    }
+    /// The whole position's key.
+    #[inline(always)]
+    pub fn key(&self) -> u64 {
+        self.board_key ^ self.hand_key
+    }
+    /// Moves played since the position was set up.
+    #[inline(always)]
+    pub fn moves_played(&self) -> usize {
+        self.history.len()
+    }
+    /// The last move played (`Move::NONE` at the set-up position).
+    pub fn last_move(&self) -> Move {
+        self.history.last().map_or(Move::NONE, |s| s.mv)
+    }
+    /// The moves played since set-up, oldest first.
+    pub fn played_moves(&self) -> impl Iterator<Item = Move> + '_ {
+        self.history.iter().map(|s| s.mv)
+    }
+    /// The SFEN move number of the current position.
+    pub fn ply(&self) -> u32 {
+        self.start_ply + self.history.len() as u32
+    }
+
+    /// The unpromoted pawns of `c`, as a file mask (bit `f-1` for file `f`).
+    #[inline(always)]
+    pub fn pawn_files(&self, c: Color) -> u16 {
+        self.pieces_of(c, PieceKind::Pawn).files_mask()
+    }
+
+    // ---- attack queries --------------------------------------------------------------------------
+
+    /// The pieces of colour `c` that attack `sq`, given the occupancy `occ`.
+    #[inline]
+    pub fn attackers_to(&self, c: Color, sq: Square, occ: Bitboard) -> Bitboard {
+        let them = c.flip();
+        let own = self.pieces(c);
+        ((pawn_attacks(them, sq) & self.kind_bb(PieceKind::Pawn))
+            | (knight_attacks(them, sq) & self.kind_bb(PieceKind::Knight))
+            | (silver_attacks(them, sq) & self.kind_bb(PieceKind::Silver))
+            | (gold_attacks(them, sq) & self.golds())
+            | (king_attacks(sq)
+                & (self.kind_bb(PieceKind::King)
+                    | self.kind_bb(PieceKind::Horse)
+                    | self.kind_bb(PieceKind::Dragon)))
+            | (lance_attacks(them, sq, occ) & self.kind_bb(PieceKind::Lance))
+            | (bishop_attacks(sq, occ) & self.bishop_like())
+            | (rook_attacks(sq, occ) & self.rook_like()))
+            & own
+    }
+
+    /// Whether `c` attacks `sq` with the current occupancy.
+    #[inline]
+    pub fn is_attacked(&self, c: Color, sq: Square) -> bool {
+        self.attackers_to(c, sq, self.occupied()).is_not_empty()
+    }
+
+    /// The sliders of colour `c` that would attack `target` on an empty board (lances, bishops, rooks and
+    /// their promotions): the candidates for pins and discovered checks against `target`.
+    #[inline]
+    pub fn snipers(&self, c: Color, target: Square) -> Bitboard {
+        ((rook_pseudo(target) & self.rook_like())
+            | (bishop_pseudo(target) & self.bishop_like())
+            | (lance_pseudo(c.flip(), target) & self.kind_bb(PieceKind::Lance)))
+            & self.pieces(c)
+    }
+
+    /// Pieces of either colour that stand alone between a slider of `c` and `target`: moving such a
+    /// piece off the line opens an attack of `c` on `target`.
+    #[inline]
+    pub fn slider_blockers(&self, c: Color, target: Square) -> Bitboard {
+        let occ = self.occupied();
+        let mut result = Bitboard::EMPTY;
+        for s in self.snipers(c, target) {
+            let b = between(s, target) & occ;
+            if b.is_not_empty() && !b.has_more_than_one() {
+                result |= b;
+            }
+        }
+        result
+    }
+
+    /// Pieces of `c` pinned to `c`'s own king.
+    #[inline]
+    pub fn pinned(&self, c: Color) -> Bitboard {
+        match self.king_square(c) {
+            Some(k) => self.slider_blockers(c.flip(), k) & self.pieces(c),
+            None => Bitboard::EMPTY,
+        }
+    }
+
+    fn compute_checkers(&self) -> Bitboard {
+        match self.king_square(self.side) {
+            Some(k) => self.attackers_to(self.side.flip(), k, self.occupied()),
+            None => Bitboard::EMPTY,
+        }
+    }
+
+    /// Whether the move (assumed legal here) checks the opponent king.
+    pub fn gives_check(&self, m: Move) -> bool {
+        let us = self.side;
+        let Some(eksq) = self.king_square(us.flip()) else {
+            return false;
+        };
+        let occ = self.occupied();
+        if m.is_drop() {
+            return attackers_from(m.drop_kind(), us, eksq, occ).contains(m.to());
+        }
+        let (from, to) = (m.from(), m.to());
+        let mut occ2 = occ;
+        occ2.clear(from);
+        occ2.set(to);
+        if attacks(m.kind_after(), us, to, occ2).contains(eksq) {
+            return true;
+        }
+        // Discovered: a slider of ours (not the moving piece) now sees the king.
+        let mut own = self.pieces(us);
+        own.clear(from);
+        let disc = ((rook_attacks(eksq, occ2) & self.rook_like())
+            | (bishop_attacks(eksq, occ2) & self.bishop_like())
+            | (lance_attacks(us.flip(), eksq, occ2) & self.kind_bb(PieceKind::Lance)))
+            & own;
+        disc.is_not_empty()
+    }
+
+    // ---- making moves ----------------------------------------------------------------------------
+
+    #[inline(always)]
+    fn put(&mut self, p: Piece, sq: Square) {
+        self.board[sq.index()] = p;
+        self.by_color[p.color().index()].set(sq);
+        self.by_kind[p.kind().index()].set(sq);
+        self.board_key ^= zobrist::piece_square(p, sq);
+    }
+
+    #[inline(always)]
+    fn remove(&mut self, sq: Square) -> Piece {
+        let p = self.board[sq.index()];
+        self.board[sq.index()] = Piece::EMPTY;
+        self.by_color[p.color().index()].clear(sq);
+        self.by_kind[p.kind().index()].clear(sq);
+        self.board_key ^= zobrist::piece_square(p, sq);
+        p
+    }
+
+    #[inline(always)]
+    fn hand_add(&mut self, c: Color, k: PieceKind) {
+        self.hands[c.index()].add(k);
+        self.hand_key = self.hand_key.wrapping_add(zobrist::hand_piece(c, k));
+    }
+
+    #[inline(always)]
+    fn hand_remove(&mut self, c: Color, k: PieceKind) {
+        self.hands[c.index()].remove(k);
+        self.hand_key = self.hand_key.wrapping_sub(zobrist::hand_piece(c, k));
+    }
+
+    /// Plays a legal move.
+    pub fn do_move(&mut self, m: Move) {
+        let us = self.side;
+        let mut captured = Piece::EMPTY;
+        self.history.push(StateInfo {
+            board_key: self.board_key,
+            hand_key: self.hand_key,
+            checkers: self.checkers,
+            captured,
+            mv: m,
+        });
+        let to = m.to();
+        if m.is_drop() {
+            self.hand_remove(us, m.drop_kind());
+            self.put(m.piece(), to);
+        } else {
+            let from = m.from();
+            let p = self.remove(from);
+            if !self.board[to.index()].is_empty() {
+                captured = self.remove(to);
+                self.hand_add(us, captured.kind().unpromoted());
+                if captured.kind() == PieceKind::King {
+                    // Only reachable from broken input; keep the state consistent.
+                    self.king[us.flip().index()] = None;
+                }
+            }
+            let moved = if m.is_promotion() {
+                Piece::new(p.kind().promoted(), us)
+            } else {
+                p
+            };
+            self.put(moved, to);
+            if p.kind() == PieceKind::King {
+                self.king[us.index()] = Some(to);
+            }
+        }
+        self.history.last_mut().expect("just pushed").captured = captured;
+        self.side = us.flip();
+        self.board_key ^= zobrist::side();
+        self.checkers = self.compute_checkers();
+    }
+
+    /// Takes back the last move played (which must be `m`).
+    pub fn undo_move(&mut self, m: Move) {
+        let st = self.history.pop().expect("undo_move without a move");
+        debug_assert!(st.mv == m);
+        self.side = self.side.flip();
+        let us = self.side;
+        let to = m.to();
+        if m.is_drop() {
+            self.remove(to);
+            self.hand_add(us, m.drop_kind());
+        } else {
+            let from = m.from();
+            self.remove(to);
+            self.put(m.piece(), from);
+            if m.piece().kind() == PieceKind::King {
+                self.king[us.index()] = Some(from);
+            }
+            if !st.captured.is_empty() {
+                self.put(st.captured, to);
+                self.hand_remove(us, st.captured.kind().unpromoted());
+                if st.captured.kind() == PieceKind::King {
+                    self.king[us.flip().index()] = Some(to);
+                }
+            }
+        }
+        self.board_key = st.board_key;
+        self.hand_key = st.hand_key;
+        self.checkers = st.checkers;
+    }
+
+    /// How many earlier positions on the played path (since set-up) equal the current one, looking only
+    /// at positions with the same side to move.
+    pub fn repetitions(&self) -> usize {
+        let (bk, hk) = (self.board_key, self.hand_key);
+        let n = self.history.len();
+        (2..=n)
+            .step_by(2)
+            .filter(|&back| {
+                let st = &self.history[n - back];
+                st.board_key == bk && st.hand_key == hk
+            })
+            .count()
+    }
+
+    /// Recomputes the keys from scratch (tests check the incremental keys against this).
+    pub fn compute_keys(&self) -> (u64, u64) {
+        let mut bk = 0;
+        for sq in self.occupied() {
+            bk ^= zobrist::piece_square(self.piece_at(sq), sq);
+        }
+        if self.side == Color::White {
+            bk ^= zobrist::side();
+        }
+        let mut hk = 0u64;
+        for c in Color::ALL {
+            for k in PieceKind::HAND {
+                hk = hk.wrapping_add(
+                    zobrist::hand_piece(c, k).wrapping_mul(self.hand(c).count(k) as u64),
+                );
+            }
+        }
+        (bk, hk)
+    }
+
+    /// How many pieces of each hand kind (promoted ones counted as their base kind) are on the board
+    /// and in both hands.
+    pub fn material_counts(&self) -> [u8; 8] {
+        let mut counts = [0u8; 8];
+        for sq in self.occupied() {
+            let k = self.piece_at(sq).kind().unpromoted();
+            if k != PieceKind::King {
+                counts[k.index()] += 1;
+            }
+        }
+        for c in Color::ALL {
+            for k in PieceKind::HAND {
+                counts[k.index()] += self.hand(c).count(k);
+            }
+        }
+        counts
+    }
+
+    /// Gives `c` every piece of the standard set that is neither on the board nor in a hand: the tsume
+    /// convention that the defender holds all remaining pieces.
+    pub fn give_rest_to(&mut self, c: Color) {
+        let counts = self.material_counts();
+        for k in PieceKind::HAND {
+            for _ in counts[k.index()]..hand::MAX_COUNT[k.index()] {
+                self.hand_add(c, k);
+            }
+        }
+    }
+
+    /// Whether `c` may drop a pawn on file `file` (1..=9) as far as the two-pawn rule goes.
+    #[inline(always)]
+    pub fn pawn_file_free(&self, c: Color, file: u8) -> bool {
+        (self.pieces_of(c, PieceKind::Pawn) & Bitboard::file(file)).is_empty()
+    }
+
+    /// The legal move with this USI text, if there is one.
+    pub fn parse_usi_move(&self, text: &str) -> Option<Move> {
+        let mut list = MoveList::new();
+        movegen::generate_legal(self, &mut list);
+        list.iter().copied().find(|m| m.to_usi() == text.trim())
+    }
+
+    /// The legal move with these 16 bits (`Move::to_u16`), if there is one: how moves stored in the
+    /// transposition table are turned back into moves.
+    pub fn move_from_u16(&self, bits: u16) -> Option<Move> {
+        let mut list = MoveList::new();
+        movegen::generate_legal(self, &mut list);
+        list.iter().copied().find(|m| m.to_u16() == bits)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn startpos_basics() {
+        let p = Position::startpos();
+        assert_eq!(p.occupied().count(), 40);
+        assert_eq!(p.king_square(Color::Black), Square::new(5, 9));
+        assert!(!p.in_check());
+        assert_eq!(p.compute_keys(), (p.board_key(), p.hand_key()));
+    }
+
+    #[test]
+    fn do_undo_restores_everything() {
+        let mut p = Position::startpos();
+        let before = p.to_sfen();
+        let keys = (p.board_key(), p.hand_key());
+        for text in ["7g7f", "3c3d", "8h2b+", "3a2b", "B*4e"] {
+            let m = p.parse_usi_move(text).expect(text);
+            p.do_move(m);
+            assert_eq!(p.compute_keys(), (p.board_key(), p.hand_key()), "{text}");
+        }
+        assert_eq!(p.hand(Color::Black).count(PieceKind::Bishop), 0);
+        assert_eq!(p.hand(Color::White).count(PieceKind::Bishop), 1);
+        let moves: Vec<Move> = p.played_moves().collect();
+        for m in moves.into_iter().rev() {
+            p.undo_move(m);
+        }
+        assert_eq!(p.to_sfen(), before);
+        assert_eq!((p.board_key(), p.hand_key()), keys);
+    }
+
+    #[test]
+    fn repetition_counts_same_side_positions() {
+        let mut p = Position::startpos();
+        for _ in 0..2 {
+            for text in ["2h3h", "8b7b", "3h2h", "7b8b"] {
+                let m = p.parse_usi_move(text).unwrap();
+                p.do_move(m);
+            }
+        }
+        assert_eq!(p.repetitions(), 2);
+    }
+
+    #[test]
+    fn give_rest_fills_defender_hand() {
+        let mut p = Position::from_sfen("4k4/9/4P4/9/9/9/9/9/9 b G 1").unwrap();
+        p.give_rest_to(Color::White);
+        let h = p.hand(Color::White);
+        assert_eq!(h.count(PieceKind::Pawn), 17);
+        assert_eq!(h.count(PieceKind::Gold), 3);
+        assert_eq!(h.count(PieceKind::Rook), 2);
+        assert_eq!(p.compute_keys(), (p.board_key(), p.hand_key()));
+    }
+}

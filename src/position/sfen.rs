@@ -1,0 +1,251 @@
+//! SFEN in and out, through `shogi_usi_parser` and `shogi_core`, with the legality checks a solver needs
+//! before it trusts a position.
+
+use super::hand::MAX_COUNT;
+use super::types::{Color, Piece, PieceKind, Square};
+use super::{Bitboard, Position};
+use shogi_core::PartialPosition;
+use shogi_usi_parser::FromUsi;
+use std::fmt;
+
+pub const STARTPOS: &str = "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1";
+
+/// Why a SFEN (or a `position` command) was refused.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SfenError {
+    /// The text is not SFEN (the parser's message).
+    Syntax(String),
+    /// A move after `moves` is not legal in the position it is played in.
+    IllegalMove(String),
+    TooManyKings(Color),
+    NoKing,
+    /// The player not to move has no king, in a mate problem (`validate_mate_problem`).
+    NoDefenderKing,
+    /// A pawn, lance or knight where it could never move again.
+    DeadPiece(Square),
+    TwoPawns(Color, u8),
+    /// More pieces of a kind than a full set has.
+    TooManyPieces(PieceKind),
+    /// The player not to move is in check: the previous move left its king en prise.
+    OpponentInCheck,
+}
+
+impl fmt::Display for SfenError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SfenError::Syntax(s) => write!(f, "malformed SFEN: {s}"),
+            SfenError::IllegalMove(m) => write!(f, "illegal move in the move list: {m}"),
+            SfenError::TooManyKings(c) => write!(f, "more than one king for {c:?}"),
+            SfenError::NoKing => write!(f, "no king on the board"),
+            SfenError::NoDefenderKing => write!(f, "the defender (the side not to move) has no king"),
+            SfenError::DeadPiece(sq) => write!(f, "a piece on {sq} can never move (dead piece)"),
+            SfenError::TwoPawns(c, file) => write!(f, "two unpromoted {c:?} pawns on file {file}"),
+            SfenError::TooManyPieces(k) => write!(f, "more {k:?}s than a full set has"),
+            SfenError::OpponentInCheck => write!(f, "the side not to move is in check"),
+        }
+    }
+}
+
+impl std::error::Error for SfenError {}
+
+/// Strips an optional `position` keyword, accepts `startpos`, `sfen …` or a bare SFEN, and splits off
+/// a `moves …` list. Returns the text for `PartialPosition::from_usi` and the move texts.
+fn split_command(text: &str) -> (String, Vec<&str>) {
+    let mut t = text.trim();
+    if let Some(rest) = t.strip_prefix("position") {
+        t = rest.trim_start();
+    }
+    let (head, moves) = match t.find(" moves") {
+        Some(i) => (&t[..i], t[i + 6..].split_whitespace().collect()),
+        None => match t.strip_suffix("moves") {
+            Some(h) => (h, vec![]),
+            None => (t, vec![]),
+        },
+    };
+    let head = head.trim();
+    let head = if head == "startpos" || head.starts_with("sfen") {
+        head.to_string()
+    } else {
+        format!("sfen {head}")
+    };
+    (head, moves)
+}
+
+impl Position {
+    /// Reads a position: a bare SFEN, `sfen <SFEN>`, `startpos`, or a whole USI `position …` command,
+    /// optionally followed by `moves …` (each must be legal). The move number may be omitted.
+    pub fn from_sfen(text: &str) -> Result<Position, SfenError> {
+        let (head, moves) = split_command(text);
+        let partial = PartialPosition::from_usi(&head).map_err(|e| SfenError::Syntax(format!("{e:?}")))?;
+        let mut pos = Position::empty();
+        let mut counts = [0u8; PieceKind::NUM];
+        let mut kings = [0u8; 2];
+        for sq in Square::all() {
+            if let Some(p) = partial.piece_at(sq.to_core()) {
+                let p = Piece::from_core(p);
+                counts[p.kind().unpromoted().index()] += 1;
+                if p.kind() == PieceKind::King {
+                    kings[p.color().index()] += 1;
+                    if kings[p.color().index()] > 1 {
+                        return Err(SfenError::TooManyKings(p.color()));
+                    }
+                    pos.king[p.color().index()] = Some(sq);
+                }
+                pos.put(p, sq);
+            }
+        }
+        for c in Color::ALL {
+            let h = partial.hand_of_a_player(c.to_core());
+            for k in PieceKind::HAND {
+                let n = h.count(k.to_core()).unwrap_or(0);
+                counts[k.index()] += n;
+                if counts[k.index()] > MAX_COUNT[k.index()] {
+                    return Err(SfenError::TooManyPieces(k));
+                }
+                for _ in 0..n {
+                    pos.hand_add(c, k);
+                }
+            }
+        }
+        for k in PieceKind::HAND {
+            if counts[k.index()] > MAX_COUNT[k.index()] {
+                return Err(SfenError::TooManyPieces(k));
+            }
+        }
+        pos.side = Color::from_core(partial.side_to_move());
+        if pos.side == Color::White {
+            pos.board_key ^= super::zobrist::side();
+        }
+        pos.start_ply = u32::from(partial.ply()).max(1);
+        pos.validate()?;
+        pos.checkers = pos.compute_checkers();
+        for text in moves {
+            let m = pos
+                .parse_usi_move(text)
+                .ok_or_else(|| SfenError::IllegalMove(text.to_string()))?;
+            pos.do_move(m);
+        }
+        Ok(pos)
+    }
+
+    /// The rule checks of a set-up position (see `SfenError`).
+    fn validate(&self) -> Result<(), SfenError> {
+        if self.king[0].is_none() && self.king[1].is_none() {
+            return Err(SfenError::NoKing);
+        }
+        for c in Color::ALL {
+            let dead_pl = Bitboard::relative_ranks(c, 1, 1);
+            let dead_n = Bitboard::relative_ranks(c, 1, 2);
+            let dead = (self.pieces_of(c, PieceKind::Pawn) | self.pieces_of(c, PieceKind::Lance)) & dead_pl
+                | self.pieces_of(c, PieceKind::Knight) & dead_n;
+            if let Some(sq) = dead.lsb() {
+                return Err(SfenError::DeadPiece(sq));
+            }
+            let pawns = self.pieces_of(c, PieceKind::Pawn);
+            for file in 1..=9 {
+                if (pawns & Bitboard::file(file)).has_more_than_one() {
+                    return Err(SfenError::TwoPawns(c, file));
+                }
+            }
+        }
+        let them = self.side.flip();
+        if let Some(k) = self.king_square(them)
+            && self.attackers_to(self.side, k, self.occupied()).is_not_empty()
+        {
+            return Err(SfenError::OpponentInCheck);
+        }
+        Ok(())
+    }
+
+    /// The extra check for a mate problem: the side not to move (the defender) must have a king.
+    pub fn validate_mate_problem(&self) -> Result<(), SfenError> {
+        if self.king_square(self.side.flip()).is_none() {
+            return Err(SfenError::NoDefenderKing);
+        }
+        Ok(())
+    }
+
+    fn to_partial(&self) -> PartialPosition {
+        let mut p = PartialPosition::empty();
+        for sq in self.occupied() {
+            p.piece_set(sq.to_core(), self.piece_at(sq).to_core());
+        }
+        for c in Color::ALL {
+            let h = p.hand_of_a_player_mut(c.to_core());
+            for k in PieceKind::HAND {
+                for _ in 0..self.hand(c).count(k) {
+                    if let Some(nh) = h.added(k.to_core()) {
+                        *h = nh;
+                    }
+                }
+            }
+        }
+        p.side_to_move_set(self.side.to_core());
+        let _ = p.ply_set(self.ply().clamp(1, u16::MAX as u32) as u16);
+        p
+    }
+
+    /// The position as SFEN (board, side, hands, move number).
+    pub fn to_sfen(&self) -> String {
+        self.to_partial().to_sfen_owned()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn accepts_the_usual_spellings() {
+        let a = Position::from_sfen(STARTPOS).unwrap();
+        for text in [
+            "startpos",
+            "position startpos",
+            &format!("sfen {STARTPOS}"),
+            &format!("position sfen {STARTPOS}"),
+            "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b -",
+            &format!("  {STARTPOS}\n"),
+        ] {
+            assert_eq!(Position::from_sfen(text).unwrap().to_sfen(), a.to_sfen(), "{text}");
+        }
+        let p = Position::from_sfen("position startpos moves 7g7f 3c3d").unwrap();
+        assert_eq!(p.moves_played(), 2);
+        assert_eq!(p.side_to_move(), Color::Black);
+    }
+
+    #[test]
+    fn refuses_broken_positions_with_a_reason() {
+        let cases: &[(&str, fn(&SfenError) -> bool)] = &[
+            ("", |e| matches!(e, SfenError::Syntax(_))),
+            ("hello world", |e| matches!(e, SfenError::Syntax(_))),
+            ("4k4/9/9/9/9/9/9/9/9 x - 1", |e| matches!(e, SfenError::Syntax(_))),
+            ("9/9/9/9/9/9/9/9/9 b - 1", |e| *e == SfenError::NoKing),
+            ("4k4/9/9/9/9/9/9/9/3kK4 b - 1", |e| matches!(e, SfenError::TooManyKings(_))),
+            ("P3k4/9/9/9/9/9/9/9/9 b - 1", |e| matches!(e, SfenError::DeadPiece(_))),
+            ("4k4/N8/9/9/9/9/9/9/9 b - 1", |e| matches!(e, SfenError::DeadPiece(_))),
+            ("4k4/9/P8/P8/9/9/9/9/9 b - 1", |e| matches!(e, SfenError::TwoPawns(..))),
+            ("4k4/9/9/9/9/9/9/9/9 b 3R 1", |e| *e == SfenError::TooManyPieces(PieceKind::Rook)),
+            ("4k4/9/9/9/9/9/9/9/BB7 b B 1", |e| *e == SfenError::TooManyPieces(PieceKind::Bishop)),
+            ("4k4/4R4/9/9/9/9/9/9/9 b - 1", |e| *e == SfenError::OpponentInCheck),
+            ("startpos moves 7g7f 7g7f", |e| matches!(e, SfenError::IllegalMove(_))),
+        ];
+        for (text, ok) in cases {
+            let e = Position::from_sfen(text).expect_err(text);
+            assert!(ok(&e), "{text}: {e}");
+            assert!(!e.to_string().is_empty());
+        }
+        let p = Position::from_sfen("9/9/9/9/9/9/9/9/4K4 b - 1").unwrap();
+        assert_eq!(p.validate_mate_problem(), Err(SfenError::NoDefenderKing));
+    }
+
+    #[test]
+    fn round_trip() {
+        for s in [
+            STARTPOS,
+            "l6nl/5+P1gk/2np1S3/p1p4Pp/3P2Sp1/1PPb2P1P/P5GS1/R8/LN4bKL w RGgsn5p 1",
+            "R8/2K1S1SSk/4B4/9/9/9/9/9/1L1L1L3 b RBGSNLP3g3n17p 1",
+        ] {
+            assert_eq!(Position::from_sfen(s).unwrap().to_sfen(), s);
+        }
+    }
+}
