@@ -4,3 +4,4 @@
 //! PV) → `position` (board, move generation).
 
 pub mod position;
+pub mod search;
