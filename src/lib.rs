@@ -5,3 +5,4 @@
 
 pub mod position;
 pub mod search;
+pub mod usi;

@@ -1,0 +1,151 @@
+//! The solver as every front end uses it: mate lines verified before anyone prints them, and a panic
+//! inside the search turned into an error answer instead of a dead process.
+
+use crate::position::{Move, Position};
+use crate::search::{MateOutcome, SearchInfo, SearchLimits, Solver, verify_mate_line};
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
+
+pub const UNVERIFIED: &str = "internal: unverified mate line";
+pub const INTERNAL_ERROR: &str = "internal error";
+
+/// What kanju is willing to say about a position.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Answer {
+    /// A mate whose line passed `verify_mate_line`.
+    Mate(Vec<Move>),
+    /// Proven: no mate.
+    NoMate,
+    /// No answer within the limits, or stopped.
+    Timeout,
+    /// The position was refused, or the search failed; the message says why.
+    Error(String),
+}
+
+/// An answer with the effort it took.
+#[derive(Clone, Debug)]
+pub struct Report {
+    pub answer: Answer,
+    pub nodes: u64,
+    pub elapsed: Duration,
+}
+
+/// Reads a mate problem: a bare SFEN, `sfen …`, `startpos` or a whole `position …` command, refused
+/// when the defender has no king.
+pub fn read_problem(text: &str) -> Result<Position, String> {
+    let pos = Position::from_sfen(text).map_err(|e| e.to_string())?;
+    pos.validate_mate_problem().map_err(|e| e.to_string())?;
+    Ok(pos)
+}
+
+/// Turns a solver outcome into an answer, verifying a mate line first so that a wrong `checkmate` is
+/// never printed.
+pub fn check(root: &Position, outcome: MateOutcome) -> Answer {
+    match outcome {
+        MateOutcome::Mate(line) if verify_mate_line(root, &line) => Answer::Mate(line),
+        MateOutcome::Mate(line) => {
+            log::error!("unverified mate line from {root:?}: {line:?}");
+            Answer::Error(UNVERIFIED.to_string())
+        }
+        MateOutcome::NoMate => Answer::NoMate,
+        MateOutcome::Timeout => Answer::Timeout,
+    }
+}
+
+/// A `Solver` together with the table size it was built with.
+pub struct CheckedSolver {
+    solver: Solver,
+    hash_mb: usize,
+}
+
+impl CheckedSolver {
+    pub fn new(hash_mb: usize) -> CheckedSolver {
+        CheckedSolver {
+            solver: Solver::new(hash_mb),
+            hash_mb,
+        }
+    }
+
+    pub fn hash_mb(&self) -> usize {
+        self.hash_mb
+    }
+
+    /// Re-allocates the table if the size changed.
+    pub fn ensure_size(&mut self, hash_mb: usize) {
+        if hash_mb != self.hash_mb {
+            // Drop the old table first so that both are never alive at once.
+            self.solver = Solver::new(1);
+            self.solver.resize(hash_mb);
+            self.hash_mb = hash_mb;
+        }
+    }
+
+    pub fn clear(&mut self) {
+        self.solver.clear();
+    }
+
+    /// Searches `root` (which should have passed `validate_mate_problem`). A panic in the search is
+    /// logged, answered with `Error(INTERNAL_ERROR)`, and the solver rebuilt, since its table may be
+    /// half-written.
+    pub fn solve(
+        &mut self,
+        root: &Position,
+        limits: &SearchLimits,
+        stop: &AtomicBool,
+        on_info: &mut dyn FnMut(&SearchInfo),
+    ) -> Report {
+        let start = Instant::now();
+        let solver = &mut self.solver;
+        match catch_unwind(AssertUnwindSafe(|| {
+            solver.solve(root, limits, stop, on_info)
+        })) {
+            Ok(r) => Report {
+                answer: check(root, r.outcome),
+                nodes: r.nodes,
+                elapsed: r.elapsed,
+            },
+            Err(_) => {
+                log::error!("the search panicked on {root:?}");
+                self.solver = Solver::new(self.hash_mb);
+                Report {
+                    answer: Answer::Error(INTERNAL_ERROR.to_string()),
+                    nodes: 0,
+                    elapsed: start.elapsed(),
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn refuses_what_is_not_a_mate_problem() {
+        assert!(read_problem("not a position").is_err());
+        assert!(read_problem("9/9/9/9/9/9/9/9/4K4 b - 1").is_err());
+        assert!(read_problem("position sfen 4k4/9/4P4/9/9/9/9/9/9 b G 1").is_ok());
+    }
+
+    #[test]
+    fn never_passes_a_wrong_mate() {
+        let root = read_problem("4k4/9/4P4/9/9/9/9/9/9 b G 1").unwrap();
+        let mate = root.parse_usi_move("G*5b").unwrap();
+        let not_mate = root.parse_usi_move("5c5b+").unwrap();
+        assert_eq!(
+            check(&root, MateOutcome::Mate(vec![mate])),
+            Answer::Mate(vec![mate])
+        );
+        assert_eq!(
+            check(&root, MateOutcome::Mate(vec![not_mate])),
+            Answer::Error(UNVERIFIED.into())
+        );
+        assert_eq!(
+            check(&root, MateOutcome::Mate(vec![])),
+            Answer::Error(UNVERIFIED.into())
+        );
+        assert_eq!(check(&root, MateOutcome::NoMate), Answer::NoMate);
+    }
+}

@@ -1,0 +1,382 @@
+//! The USI command loop.
+//!
+//! Three threads: a reader that turns stdin into a channel of lines, the command loop (this module),
+//! and at most one search thread. The search owns the solver while it runs and hands it back when it
+//! ends, so the loop never blocks on the table: `stop`, `quit` and `isready` are answered at once
+//! whatever the search is doing.
+
+use super::checked::{Answer, CheckedSolver};
+use super::command::{self, Command, GoParams, MateLimit};
+use super::options::Options;
+use super::output::{self, Output, usi_moves};
+use crate::position::Position;
+use crate::search::SearchLimits;
+use std::io::{BufRead, Write};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc;
+use std::thread::{self, JoinHandle};
+use std::time::{Duration, Instant};
+
+/// How long `quit` waits for a stopped search to hand its answer in before the process just exits.
+const QUIT_GRACE: Duration = Duration::from_millis(300);
+
+/// Runs the USI protocol until `quit` or the end of the input; returns the process exit status.
+pub fn run(input: impl BufRead + Send + 'static, output: impl Write + Send + 'static) -> i32 {
+    let lines = spawn_reader(input);
+    let mut engine = Engine::new(Output::new(output));
+    loop {
+        let Ok(line) = lines.recv() else {
+            // End of input: let a running search finish (a script may have piped `go mate …` and closed
+            // its end), then leave.
+            engine.wait_for_search(None);
+            return 0;
+        };
+        log::debug!("< {line}");
+        if !engine.handle(command::parse(&line)) {
+            return 0;
+        }
+    }
+}
+
+/// Reads lines on their own thread so that the command loop can wait on a channel.
+fn spawn_reader(input: impl BufRead + Send + 'static) -> mpsc::Receiver<String> {
+    let (tx, rx) = mpsc::channel();
+    let spawned = thread::Builder::new()
+        .name("usi-reader".into())
+        .spawn(move || {
+            for line in input.lines() {
+                // A line that is not UTF-8 ends `lines()` with an error; treat it like the end of input
+                // only if reading itself failed.
+                match line {
+                    Ok(l) => {
+                        if tx.send(l).is_err() {
+                            return;
+                        }
+                    }
+                    Err(e) if e.kind() == std::io::ErrorKind::InvalidData => {
+                        if tx.send("<invalid UTF-8>".into()).is_err() {
+                            return;
+                        }
+                    }
+                    Err(e) => {
+                        log::warn!("stdin: {e}");
+                        return;
+                    }
+                }
+            }
+        });
+    if let Err(e) = spawned {
+        log::error!("cannot start the input thread: {e}");
+    }
+    rx
+}
+
+/// What a search thread answers with when it ends.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Mode {
+    /// `go mate`: one `checkmate` line.
+    Mate,
+    /// A game `go`: one `bestmove` line.
+    Game,
+}
+
+/// A running search.
+struct Job {
+    handle: JoinHandle<CheckedSolver>,
+    stop: Arc<AtomicBool>,
+    /// Set by the search thread just before it prints its answer: from then on the job is over as far as
+    /// the GUI is concerned, and a new `go` may join it.
+    answered: Arc<AtomicBool>,
+}
+
+/// Where the solver is: not built yet (built lazily so that `usi` is answered at once), idle, or lent to a
+/// search thread.
+enum Slot {
+    Empty,
+    Idle(CheckedSolver),
+    Busy(Job),
+}
+
+struct Engine {
+    out: Output,
+    options: Options,
+    /// `None` before any `position`, and after one that was refused, so that `go` never solves stale input.
+    position: Option<Position>,
+    slot: Slot,
+    /// A `usinewgame` that arrived while a search held the table.
+    clear_pending: bool,
+}
+
+impl Engine {
+    fn new(out: Output) -> Engine {
+        Engine {
+            out,
+            options: Options::default(),
+            position: None,
+            slot: Slot::Empty,
+            clear_pending: false,
+        }
+    }
+
+    /// Acts on one command; false means quit.
+    fn handle(&mut self, cmd: Command) -> bool {
+        match cmd {
+            Command::Empty | Command::PonderHit => {}
+            Command::Usi => self.usi(),
+            Command::IsReady => self.isready(),
+            Command::SetOption { name, value } => {
+                if let Err(e) = self.options.set(&name, value.as_deref()) {
+                    self.out.error(&e.to_string());
+                }
+            }
+            Command::UsiNewGame => self.new_game(),
+            Command::Position(text) => self.set_position(&text),
+            Command::GoMate(limit) => self.go(Mode::Mate, mate_time(limit)),
+            Command::Go(params) => self.go_game(&params),
+            Command::Stop | Command::GameOver => self.stop(),
+            Command::Quit => {
+                self.stop();
+                self.wait_for_search(Some(QUIT_GRACE));
+                return false;
+            }
+            Command::Refused { error, reply } => {
+                self.out.error(&error);
+                self.out.line(reply);
+            }
+            Command::Unknown(what) => self.out.error(&format!("unknown command '{what}'")),
+        }
+        true
+    }
+
+    fn usi(&self) {
+        self.out
+            .line(&format!("id name kanju {}", env!("CARGO_PKG_VERSION")));
+        self.out.line("id author the kanju developers");
+        for line in Options::usi_lines() {
+            self.out.line(&line);
+        }
+        self.out.line("usiok");
+    }
+
+    /// Builds or resizes the table here (a GUI allows time for `isready`, not for `go`). While a search
+    /// runs the table is busy, and the answer is immediate.
+    fn isready(&mut self) {
+        self.reclaim();
+        if !matches!(self.slot, Slot::Busy(_)) {
+            let solver = self.idle_solver();
+            self.slot = Slot::Idle(solver);
+        }
+        self.out.line("readyok");
+    }
+
+    fn new_game(&mut self) {
+        self.reclaim();
+        match &mut self.slot {
+            Slot::Idle(solver) => solver.clear(),
+            Slot::Busy(_) => self.clear_pending = true,
+            Slot::Empty => {}
+        }
+    }
+
+    fn set_position(&mut self, text: &str) {
+        self.position = match Position::from_sfen(text) {
+            Ok(p) => Some(p),
+            Err(e) => {
+                self.out.error(&e.to_string());
+                None
+            }
+        };
+    }
+
+    fn stop(&self) {
+        if let Slot::Busy(job) = &self.slot {
+            job.stop.store(true, Ordering::Relaxed);
+        }
+    }
+
+    fn go_game(&mut self, params: &GoParams) {
+        let budget = self
+            .position
+            .as_ref()
+            .and_then(|p| params.budget(p.side_to_move()));
+        self.go(Mode::Game, budget);
+    }
+
+    /// Starts a search of the current position, or answers at once with an error.
+    fn go(&mut self, mode: Mode, time: Option<Duration>) {
+        self.reclaim();
+        if matches!(self.slot, Slot::Busy(_)) {
+            // The running search still owes its own answer; this `go` gets none, as the GUI broke protocol.
+            self.out
+                .error("a search is already running; 'go' ignored (send 'stop' first)");
+            return;
+        }
+        let root = match self.problem(mode) {
+            Ok(p) => p,
+            Err(e) => {
+                self.out.error(&e);
+                self.out.line(&answer_line(mode, &Answer::Timeout));
+                return;
+            }
+        };
+        let solver = self.idle_solver();
+        let limits = SearchLimits {
+            time,
+            nodes: None,
+            info_interval: (self.options.pv_interval_ms > 0)
+                .then(|| Duration::from_millis(self.options.pv_interval_ms)),
+        };
+        self.slot = match spawn_search(solver, root, limits, mode, self.out.clone()) {
+            Ok(job) => Slot::Busy(job),
+            Err(e) => {
+                self.out
+                    .error(&format!("cannot start the search thread: {e}"));
+                self.out.line(&answer_line(mode, &Answer::Timeout));
+                Slot::Empty
+            }
+        };
+    }
+
+    /// The position to search, checked as a mate problem (a game `go` needs both kings too).
+    fn problem(&self, mode: Mode) -> Result<Position, String> {
+        let pos = self.position.clone().ok_or(
+            "no position to search (send 'position' first; the last one may have been refused)",
+        )?;
+        pos.validate_mate_problem().map_err(|e| e.to_string())?;
+        if mode == Mode::Game && pos.king_square(pos.side_to_move()).is_none() {
+            return Err("a game position needs both kings".into());
+        }
+        Ok(pos)
+    }
+
+    /// Takes the solver out of the slot, building or resizing it as the options say.
+    fn idle_solver(&mut self) -> CheckedSolver {
+        let mut solver = match std::mem::replace(&mut self.slot, Slot::Empty) {
+            Slot::Idle(s) => s,
+            Slot::Empty => CheckedSolver::new(self.options.hash_mb),
+            Slot::Busy(_) => unreachable!("idle_solver is only called when no search runs"),
+        };
+        solver.ensure_size(self.options.hash_mb);
+        if std::mem::take(&mut self.clear_pending) {
+            solver.clear();
+        }
+        solver
+    }
+
+    /// Puts a finished search's solver back in the slot. A search counts as finished once it has started
+    /// to print its answer: the GUI may send the next `go` the moment it reads it.
+    fn reclaim(&mut self) {
+        let done = matches!(&self.slot, Slot::Busy(job) if job.answered.load(Ordering::Acquire) || job.handle.is_finished());
+        if !done {
+            return;
+        }
+        if let Slot::Busy(job) = std::mem::replace(&mut self.slot, Slot::Empty) {
+            // The search thread catches panics in the solver; a panic elsewhere in it loses the table,
+            // which is rebuilt on demand.
+            if let Ok(solver) = job.handle.join() {
+                self.slot = Slot::Idle(solver);
+            }
+        }
+    }
+
+    /// Waits for a running search to end, at most `limit` (forever with `None`). A search whose output
+    /// has nowhere to go is stopped rather than waited for.
+    fn wait_for_search(&mut self, limit: Option<Duration>) {
+        let start = Instant::now();
+        while let Slot::Busy(job) = &self.slot {
+            if job.handle.is_finished() {
+                self.reclaim();
+                return;
+            }
+            if limit.is_some_and(|l| start.elapsed() >= l) {
+                return;
+            }
+            if self.out.is_broken() {
+                job.stop.store(true, Ordering::Relaxed);
+            }
+            thread::sleep(Duration::from_millis(2));
+        }
+    }
+}
+
+fn mate_time(limit: MateLimit) -> Option<Duration> {
+    match limit {
+        MateLimit::Infinite => None,
+        MateLimit::Millis(ms) => Some(Duration::from_millis(ms)),
+    }
+}
+
+/// Runs one search on its own thread. If the thread cannot be started the solver is lost with it; the
+/// slot is then empty and the next command that needs a table builds a new one.
+fn spawn_search(
+    mut solver: CheckedSolver,
+    root: Position,
+    limits: SearchLimits,
+    mode: Mode,
+    out: Output,
+) -> std::io::Result<Job> {
+    let stop = Arc::new(AtomicBool::new(false));
+    let answered = Arc::new(AtomicBool::new(false));
+    let (stop2, answered2) = (stop.clone(), answered.clone());
+    let handle = thread::Builder::new()
+        .name("search".into())
+        .spawn(move || {
+            search(&mut solver, &root, &limits, &stop2, &answered2, mode, &out);
+            solver
+        })?;
+    Ok(Job {
+        handle,
+        stop,
+        answered,
+    })
+}
+
+/// The body of the search thread: progress lines while searching, then exactly one answer line.
+fn search(
+    solver: &mut CheckedSolver,
+    root: &Position,
+    limits: &SearchLimits,
+    stop: &AtomicBool,
+    answered: &AtomicBool,
+    mode: Mode,
+    out: &Output,
+) {
+    let mut on_info = |info: &crate::search::SearchInfo| {
+        out.line(&output::info_line(info));
+        if out.is_broken() {
+            // Nobody is listening any more (the GUI died): don't search on for nothing.
+            stop.store(true, Ordering::Relaxed);
+        }
+    };
+    let report = solver.solve(root, limits, stop, &mut on_info);
+    answered.store(true, Ordering::Release);
+    out.line(&output::final_info_line(report.nodes, report.elapsed));
+    match &report.answer {
+        Answer::Error(e) => out.error(e),
+        Answer::Mate(line) if mode == Mode::Game => {
+            out.line(&format!(
+                "info score mate {} pv {}",
+                line.len(),
+                usi_moves(line)
+            ));
+        }
+        _ => {}
+    }
+    out.line(&answer_line(mode, &report.answer));
+}
+
+/// The answer line a search owes: `checkmate …` for `go mate`, `bestmove …` for a game `go`. An error
+/// answers `checkmate timeout`, which claims nothing (`nomate` would claim a proof).
+fn answer_line(mode: Mode, answer: &Answer) -> String {
+    match (mode, answer) {
+        (Mode::Mate, Answer::Mate(line)) => format!("checkmate {}", usi_moves(line)),
+        (Mode::Mate, Answer::NoMate) => "checkmate nomate".into(),
+        (Mode::Mate, _) => "checkmate timeout".into(),
+        (Mode::Game, Answer::Mate(line)) if !line.is_empty() => {
+            format!("bestmove {}", line[0].to_usi())
+        }
+        // Kanju only plays mates: without one it has no move it would stand behind.
+        (Mode::Game, _) => "bestmove resign".into(),
+    }
+}

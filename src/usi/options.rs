@@ -1,0 +1,286 @@
+//! The USI options kanju offers, their `usi` announcement, and `setoption` applied to them.
+//!
+//! Every check lives here so that a bad `setoption` is refused with a reason and the old value kept:
+//! a GUI that sends garbage must not leave the engine half-configured.
+
+use std::fmt;
+
+pub const HASH_DEFAULT_MB: usize = 256;
+pub const HASH_MIN_MB: usize = 1;
+pub const HASH_MAX_MB: usize = 65536;
+pub const PV_INTERVAL_DEFAULT_MS: u64 = 1000;
+pub const PV_INTERVAL_MAX_MS: u64 = 3_600_000;
+
+/// The settings a `setoption` can change.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Options {
+    pub hash_mb: usize,
+    /// Always 1 for now: the search is single-threaded. Kept as an option because GUIs expect it.
+    pub threads: usize,
+    /// How often an `info … pv …` line is printed during a search; 0 turns them off.
+    pub pv_interval_ms: u64,
+}
+
+impl Default for Options {
+    fn default() -> Options {
+        Options {
+            hash_mb: HASH_DEFAULT_MB,
+            threads: 1,
+            pv_interval_ms: PV_INTERVAL_DEFAULT_MS,
+        }
+    }
+}
+
+/// Why a `setoption` was refused.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum OptionError {
+    Unknown(String),
+    MissingValue(String),
+    NotANumber {
+        name: &'static str,
+        value: String,
+    },
+    OutOfRange {
+        name: &'static str,
+        value: i128,
+        min: u64,
+        max: u64,
+    },
+    TooLarge {
+        name: &'static str,
+        value_mb: usize,
+        memory_mb: u64,
+    },
+    NotABool {
+        name: &'static str,
+        value: String,
+    },
+}
+
+impl fmt::Display for OptionError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            OptionError::Unknown(n) => write!(f, "unknown option '{n}'"),
+            OptionError::MissingValue(n) => write!(f, "option '{n}' needs a value"),
+            OptionError::NotANumber { name, value } => {
+                write!(f, "{name}: '{value}' is not a whole number")
+            }
+            OptionError::OutOfRange {
+                name,
+                value,
+                min,
+                max,
+            } => {
+                write!(f, "{name}: {value} is out of range ({min}..={max})")
+            }
+            OptionError::TooLarge {
+                name,
+                value_mb,
+                memory_mb,
+            } => {
+                write!(
+                    f,
+                    "{name}: {value_mb} MiB is more than this machine's memory ({memory_mb} MiB)"
+                )
+            }
+            OptionError::NotABool { name, value } => {
+                write!(f, "{name}: '{value}' is not true or false")
+            }
+        }
+    }
+}
+
+impl std::error::Error for OptionError {}
+
+/// A `type spin` option as announced to the GUI.
+struct Spin {
+    name: &'static str,
+    default: u64,
+    min: u64,
+    max: u64,
+}
+
+const HASH: Spin = Spin {
+    name: "USI_Hash",
+    default: HASH_DEFAULT_MB as u64,
+    min: HASH_MIN_MB as u64,
+    max: HASH_MAX_MB as u64,
+};
+const THREADS: Spin = Spin {
+    name: "Threads",
+    default: 1,
+    min: 1,
+    max: 1,
+};
+const PV_INTERVAL: Spin = Spin {
+    name: "PvInterval",
+    default: PV_INTERVAL_DEFAULT_MS,
+    min: 0,
+    max: PV_INTERVAL_MAX_MS,
+};
+
+/// The standard pondering switch. GUIs send it whether or not it was announced, so it is accepted and
+/// ignored (kanju does not ponder) rather than answered with an error on every game start.
+const PONDER: &str = "USI_Ponder";
+
+impl Spin {
+    fn usi_line(&self) -> String {
+        format!(
+            "option name {} type spin default {} min {} max {}",
+            self.name, self.default, self.min, self.max
+        )
+    }
+
+    fn parse(&self, value: &str) -> Result<u64, OptionError> {
+        let n: i128 = value.trim().parse().map_err(|_| OptionError::NotANumber {
+            name: self.name,
+            value: value.to_string(),
+        })?;
+        if n < i128::from(self.min) || n > i128::from(self.max) {
+            return Err(OptionError::OutOfRange {
+                name: self.name,
+                value: n,
+                min: self.min,
+                max: self.max,
+            });
+        }
+        // In range, so it fits a u64.
+        Ok(n as u64)
+    }
+}
+
+impl Options {
+    /// The `option …` lines of the `usi` answer, in the order GUIs show them.
+    pub fn usi_lines() -> Vec<String> {
+        [&HASH, &THREADS, &PV_INTERVAL]
+            .iter()
+            .map(|s| s.usi_line())
+            .collect()
+    }
+
+    /// Applies `setoption name <name> value <value>`. Names are case-insensitive. On error nothing changes.
+    pub fn set(&mut self, name: &str, value: Option<&str>) -> Result<(), OptionError> {
+        let key = name.trim().to_ascii_lowercase();
+        let spin = match key.as_str() {
+            "usi_hash" => &HASH,
+            "threads" => &THREADS,
+            "pvinterval" => &PV_INTERVAL,
+            "usi_ponder" => return parse_bool(PONDER, value.unwrap_or("")).map(|_| ()),
+            _ => return Err(OptionError::Unknown(name.to_string())),
+        };
+        let value = value
+            .filter(|v| !v.trim().is_empty())
+            .ok_or_else(|| OptionError::MissingValue(spin.name.to_string()))?;
+        let n = spin.parse(value)?;
+        match key.as_str() {
+            "usi_hash" => {
+                let mb = n as usize;
+                check_hash_mb(mb)?;
+                self.hash_mb = mb;
+            }
+            "threads" => self.threads = n as usize,
+            _ => self.pv_interval_ms = n,
+        }
+        Ok(())
+    }
+}
+
+fn parse_bool(name: &'static str, value: &str) -> Result<bool, OptionError> {
+    match value.trim().to_ascii_lowercase().as_str() {
+        "true" => Ok(true),
+        "false" => Ok(false),
+        _ => Err(OptionError::NotABool {
+            name,
+            value: value.to_string(),
+        }),
+    }
+}
+
+/// Refuses a table size outside the announced range or larger than the machine's memory: allocating it
+/// would abort the process (Rust does not unwind on allocation failure) or swap it to a standstill.
+pub fn check_hash_mb(mb: usize) -> Result<(), OptionError> {
+    if !(HASH_MIN_MB..=HASH_MAX_MB).contains(&mb) {
+        return Err(OptionError::OutOfRange {
+            name: HASH.name,
+            value: mb as i128,
+            min: HASH.min,
+            max: HASH.max,
+        });
+    }
+    if let Some(memory_mb) = physical_memory_mb()
+        && mb as u64 > memory_mb
+    {
+        return Err(OptionError::TooLarge {
+            name: HASH.name,
+            value_mb: mb,
+            memory_mb,
+        });
+    }
+    Ok(())
+}
+
+/// Total RAM in MiB, where the OS tells it cheaply (Linux); `None` elsewhere, and then only the range
+/// check applies.
+fn physical_memory_mb() -> Option<u64> {
+    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = text.lines().find(|l| l.starts_with("MemTotal:"))?;
+    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kib / 1024)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn announces_every_option() {
+        let lines = Options::usi_lines();
+        assert_eq!(
+            lines[0],
+            "option name USI_Hash type spin default 256 min 1 max 65536"
+        );
+        assert_eq!(
+            lines[1],
+            "option name Threads type spin default 1 min 1 max 1"
+        );
+        assert_eq!(
+            lines[2],
+            "option name PvInterval type spin default 1000 min 0 max 3600000"
+        );
+    }
+
+    #[test]
+    fn sets_values_case_insensitively() {
+        let mut o = Options::default();
+        o.set("usi_hash", Some("16")).unwrap();
+        o.set("PVINTERVAL", Some("0")).unwrap();
+        o.set("Threads", Some("1")).unwrap();
+        o.set("USI_Ponder", Some("false")).unwrap();
+        assert_eq!(o.hash_mb, 16);
+        assert_eq!(o.pv_interval_ms, 0);
+    }
+
+    #[test]
+    fn refuses_bad_values_and_keeps_the_old_one() {
+        let mut o = Options::default();
+        for (name, value) in [
+            ("USI_Hash", Some("abc")),
+            ("USI_Hash", Some("-5")),
+            ("USI_Hash", Some("0")),
+            ("USI_Hash", Some("65537")),
+            (
+                "USI_Hash",
+                Some("99999999999999999999999999999999999999999"),
+            ),
+            ("USI_Hash", None),
+            ("Threads", Some("2")),
+            ("PvInterval", Some("3600001")),
+            ("USI_Ponder", Some("maybe")),
+            ("NoSuchOption", Some("1")),
+        ] {
+            let e = o.set(name, value).expect_err(name);
+            assert!(!e.to_string().is_empty());
+        }
+        assert_eq!(o, Options::default());
+    }
+}

@@ -1,0 +1,143 @@
+//! The engine's one output channel, shared by the command loop and the search thread, and the
+//! formatting of `info` lines.
+
+use crate::position::Move;
+use crate::search::SearchInfo;
+use std::io::Write;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+/// A line-oriented writer that flushes after every line (a GUI reads a pipe and must see each line at
+/// once) and remembers when the reader has gone away.
+#[derive(Clone)]
+pub struct Output {
+    sink: Arc<Mutex<Box<dyn Write + Send>>>,
+    broken: Arc<AtomicBool>,
+}
+
+impl Output {
+    pub fn new(sink: impl Write + Send + 'static) -> Output {
+        Output {
+            sink: Arc::new(Mutex::new(Box::new(sink))),
+            broken: Arc::new(AtomicBool::new(false)),
+        }
+    }
+
+    /// Writes one line. Errors are remembered, not raised: the GUI closing its end must not kill a
+    /// search thread with a panic.
+    pub fn line(&self, text: &str) {
+        log::debug!("> {text}");
+        // A poisoned lock only means another writer panicked mid-line; the sink itself is still usable.
+        let mut sink = self.sink.lock().unwrap_or_else(|e| e.into_inner());
+        if writeln!(sink, "{text}").and_then(|_| sink.flush()).is_err() {
+            self.broken.store(true, Ordering::Relaxed);
+        }
+    }
+
+    /// `info string error: …`, the USI way to tell the user something went wrong.
+    pub fn error(&self, message: &str) {
+        self.line(&format!("info string error: {message}"));
+    }
+
+    /// True once a write failed (the GUI closed the pipe).
+    pub fn is_broken(&self) -> bool {
+        self.broken.load(Ordering::Relaxed)
+    }
+}
+
+/// Moves in USI notation, space separated.
+pub fn usi_moves(moves: &[Move]) -> String {
+    moves
+        .iter()
+        .map(|m| m.to_usi())
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// Nodes per second, guarded against a zero elapsed time.
+pub fn nps(nodes: u64, elapsed: Duration) -> u64 {
+    let ms = elapsed.as_millis().max(1);
+    (u128::from(nodes) * 1000 / ms).min(u128::from(u64::MAX)) as u64
+}
+
+/// `info time … nodes … nps … hashfull … [pv …]` for a progress report.
+pub fn info_line(info: &SearchInfo) -> String {
+    let mut s = format!(
+        "info time {} nodes {} nps {} hashfull {}",
+        info.elapsed.as_millis(),
+        info.nodes,
+        nps(info.nodes, info.elapsed),
+        info.hashfull.min(1000)
+    );
+    if !info.pv.is_empty() {
+        s.push_str(" pv ");
+        s.push_str(&usi_moves(&info.pv));
+    }
+    s
+}
+
+/// The closing `info time … nodes … nps …` printed just before a search's answer.
+pub fn final_info_line(nodes: u64, elapsed: Duration) -> String {
+    format!(
+        "info time {} nodes {} nps {}",
+        elapsed.as_millis(),
+        nodes,
+        nps(nodes, elapsed)
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::position::Position;
+
+    /// A `Write` whose bytes the test can read back.
+    #[derive(Clone, Default)]
+    struct Shared(Arc<Mutex<Vec<u8>>>);
+
+    impl Write for Shared {
+        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+            self.0.lock().unwrap().extend_from_slice(buf);
+            Ok(buf.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn writes_lines_and_errors() {
+        let buf = Shared::default();
+        let out = Output::new(buf.clone());
+        out.line("usiok");
+        out.error("oops");
+        assert_eq!(
+            String::from_utf8(buf.0.lock().unwrap().clone()).unwrap(),
+            "usiok\ninfo string error: oops\n"
+        );
+        assert!(!out.is_broken());
+    }
+
+    #[test]
+    fn formats_info() {
+        let pos = Position::startpos();
+        let m = pos.parse_usi_move("7g7f").unwrap();
+        let info = SearchInfo {
+            nodes: 5000,
+            elapsed: Duration::from_millis(500),
+            hashfull: 12,
+            pv: vec![m],
+        };
+        assert_eq!(
+            info_line(&info),
+            "info time 500 nodes 5000 nps 10000 hashfull 12 pv 7g7f"
+        );
+        let quiet = SearchInfo { pv: vec![], ..info };
+        assert_eq!(
+            info_line(&quiet),
+            "info time 500 nodes 5000 nps 10000 hashfull 12"
+        );
+        assert_eq!(nps(7, Duration::ZERO), 7000);
+    }
+}
