@@ -1,26 +1,555 @@
-//! df-pn search (being written).
+//! df-pn (Nagai) with the 1+ε threshold trick, proof and disproof pieces, SNDA-lite aggregation and
+//! path-dependent repetition results.
+//!
+//! * OR nodes (attacker to move) take the minimum proof number and the sum of disproof numbers of their
+//!   checks; AND nodes (defender to move) the reverse.
+//! * SNDA-lite (komori-n): children that tend to reach the same positions — interpositions at AND nodes;
+//!   bishop/rook drops and non-promotions of pawn/bishop/rook at OR nodes — are aggregated with `max`
+//!   instead of `+`, so the many near-identical lines do not inflate the sum.
+//! * A repetition on the current path is a loss for the attacker on that path only: such children are
+//!   disproven with `FLAG_PATH_DEPENDENT`, and a disproof that rests on one is stored under the path key
+//!   (the graph-history-interaction problem), never as a general disproof.
+//! * Node count: every position the search (or its frontier look-ahead) plays a move into.
+
+use super::frontier::{self, AndLook, OrLook};
+use super::tt::{FLAG_PATH_DEPENDENT, INF, PN_MAX, PnDn, Table};
 use super::{MateOutcome, SearchInfo, SearchLimits, SolveResult};
-use crate::position::Position;
-use std::sync::atomic::AtomicBool;
+use crate::position::movegen::{MoveList, generate_checks, generate_evasions};
+use crate::position::{Bitboard, Color, Hand, Move, PieceKind, Position, attacks};
+use std::collections::HashSet;
+use std::hash::{BuildHasherDefault, Hasher};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
+/// Deeper than any known problem (Microcosmos is 1525 plies). Reaching it makes the node count as
+/// unsolved on this path, and the search never claims "no mate" afterwards.
+const MAX_PLY: u32 = 3000;
+/// Limits are polled every this many nodes.
+const POLL_INTERVAL: u64 = 1024;
+
+/// Zobrist keys are already uniformly random: hash them as they are.
+#[derive(Default)]
+pub(super) struct KeyHasher(u64);
+impl Hasher for KeyHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, _: &[u8]) {
+        unreachable!("only u64 keys are hashed")
+    }
+    fn write_u64(&mut self, k: u64) {
+        self.0 = k;
+    }
+}
+pub(super) type KeySet = HashSet<u64, BuildHasherDefault<KeyHasher>>;
+
+/// The path key of a child: a hash of the move sequence from the root, order-sensitive.
+#[inline(always)]
+pub(super) fn next_path(path: u64, m: Move) -> u64 {
+    (path ^ (m.to_u16() as u64 + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15))
+        .rotate_left(17)
+        .wrapping_mul(0xbf58_476d_1ce4_e5b9)
+}
+pub(super) const ROOT_PATH: u64 = 0x6b61_6e6a_7570_6174;
+
+/// One child of the node being searched, as last seen.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Child {
+    pub mv: Move,
+    pub pn: PnDn,
+    pub dn: PnDn,
+    /// Plies to mate when proven.
+    pub len: u16,
+    /// Proof hand (proven) or disproof hand (disproven); otherwise the child's attacker hand.
+    pub hand: Hand,
+    pub flags: u8,
+    /// Aggregated with `max` rather than `+` (SNDA-lite).
+    pub group: bool,
+}
+
+/// What a search of one node returns to its parent.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct NodeResult {
+    pub pn: PnDn,
+    pub dn: PnDn,
+    pub len: u16,
+    pub hand: Hand,
+    pub flags: u8,
+}
+
+#[inline(always)]
+fn add(a: PnDn, b: PnDn) -> PnDn {
+    if a == INF || b == INF {
+        INF
+    } else {
+        a.saturating_add(b).min(PN_MAX)
+    }
+}
+
+/// The table lives across searches; the rest is per solve.
 pub struct Search {
-    _hash_mb: usize,
+    pub(super) tt: Table,
 }
 
 impl Search {
     pub fn new(hash_mb: usize) -> Search {
-        Search { _hash_mb: hash_mb }
+        Search {
+            tt: Table::new(hash_mb),
+        }
     }
-    pub fn clear(&mut self) {}
+
+    pub fn clear(&mut self) {
+        self.tt.clear();
+    }
+
     pub fn solve(
         &mut self,
-        _root: &Position,
-        _limits: &SearchLimits,
-        _stop: &AtomicBool,
-        _on_info: &mut dyn FnMut(&SearchInfo),
+        root: &Position,
+        limits: &SearchLimits,
+        stop: &AtomicBool,
+        on_info: &mut dyn FnMut(&SearchInfo),
     ) -> SolveResult {
-        let t = Instant::now();
-        SolveResult { outcome: MateOutcome::Timeout, nodes: 0, elapsed: t.elapsed() + Duration::ZERO }
+        let start = Instant::now();
+        if root.validate_mate_problem().is_err() {
+            return SolveResult {
+                outcome: MateOutcome::NoMate,
+                nodes: 0,
+                elapsed: start.elapsed(),
+            };
+        }
+        let mut pos = root.clone();
+        let attacker = pos.side_to_move();
+        pos.give_rest_to(attacker.flip());
+        let mut d = Dfpn {
+            tt: &mut self.tt,
+            pos,
+            attacker,
+            limits,
+            stop,
+            on_info,
+            start,
+            next_info: limits.info_interval.unwrap_or(Duration::MAX),
+            nodes: 0,
+            next_poll: POLL_INTERVAL,
+            aborted: false,
+            depth_limited: false,
+            path: KeySet::default(),
+            children: Vec::with_capacity(1 << 16),
+            buf: Box::new([MoveList::new(), MoveList::new(), MoveList::new()]),
+        };
+        let outcome = d.run();
+        SolveResult {
+            outcome,
+            nodes: d.nodes,
+            elapsed: start.elapsed(),
+        }
+    }
+}
+
+/// The state of one solve.
+pub(super) struct Dfpn<'a> {
+    pub tt: &'a mut Table,
+    pub pos: Position,
+    pub attacker: Color,
+    limits: &'a SearchLimits,
+    stop: &'a AtomicBool,
+    on_info: &'a mut dyn FnMut(&SearchInfo),
+    start: Instant,
+    next_info: Duration,
+    pub nodes: u64,
+    next_poll: u64,
+    pub aborted: bool,
+    /// Some path reached `MAX_PLY`: a disproof may be an artefact, so "no mate" is never claimed.
+    depth_limited: bool,
+    /// Full keys of the positions on the current path (root included).
+    pub path: KeySet,
+    /// Children of every node on the current path, each node owning a contiguous range.
+    children: Vec<Child>,
+    /// Scratch move lists: the node's moves and the frontier's look-ahead (boxed: 7 KB off the stack).
+    buf: Box<[MoveList; 3]>,
+}
+
+impl Dfpn<'_> {
+    fn run(&mut self) -> MateOutcome {
+        let root_key = self.pos.key();
+        self.path.insert(root_key);
+        let mut stalls = 0;
+        loop {
+            let r = self.mid(PN_MAX, PN_MAX, 0, ROOT_PATH);
+            if r.pn == 0 {
+                break;
+            }
+            if r.dn == 0 {
+                return if self.depth_limited {
+                    MateOutcome::Timeout
+                } else {
+                    MateOutcome::NoMate
+                };
+            }
+            if self.aborted {
+                return MateOutcome::Timeout;
+            }
+            // Only a saturated sum returns unsolved without a limit: give up rather than spin.
+            stalls += 1;
+            if stalls > 3 {
+                return MateOutcome::Timeout;
+            }
+        }
+        match self.extract_pv() {
+            Some(line) if super::verify_mate_line(&self.pos, &line) => MateOutcome::Mate(line),
+            Some(line) => {
+                log::error!("internal: extracted mate line failed verification: {line:?}");
+                MateOutcome::Timeout
+            }
+            None => MateOutcome::Timeout,
+        }
+    }
+
+    #[inline(always)]
+    pub fn is_or_node(&self) -> bool {
+        self.pos.side_to_move() == self.attacker
+    }
+
+    /// Polls the limits and reports progress; sets `aborted` when a limit is reached.
+    fn poll(&mut self) {
+        self.next_poll = self.nodes + POLL_INTERVAL;
+        if self.stop.load(Ordering::Relaxed) {
+            self.aborted = true;
+        }
+        if let Some(n) = self.limits.nodes
+            && self.nodes >= n
+        {
+            self.aborted = true;
+        }
+        let elapsed = self.start.elapsed();
+        if let Some(t) = self.limits.time
+            && elapsed >= t
+        {
+            self.aborted = true;
+        }
+        if elapsed >= self.next_info
+            && let Some(iv) = self.limits.info_interval
+        {
+            self.next_info = elapsed + iv;
+            let info = SearchInfo {
+                nodes: self.nodes,
+                elapsed,
+                hashfull: self.tt.hashfull(),
+                pv: self.quick_pv(),
+            };
+            (self.on_info)(&info);
+        }
+    }
+
+    /// Whether `m` belongs to the `max` group of SNDA-lite aggregation.
+    fn in_group(attacker: Color, m: Move, or_node: bool, gap: Bitboard) -> bool {
+        if or_node {
+            if m.is_drop() {
+                return matches!(m.drop_kind(), PieceKind::Bishop | PieceKind::Rook);
+            }
+            let k = m.piece().kind();
+            !m.is_promotion()
+                && matches!(k, PieceKind::Pawn | PieceKind::Bishop | PieceKind::Rook)
+                && (Bitboard::promotion_zone(attacker).contains(m.to())
+                    || Bitboard::promotion_zone(attacker).contains(m.from()))
+        } else {
+            // Interpositions: a drop or a non-king move onto the checking line.
+            gap.contains(m.to()) && (m.is_drop() || m.piece().kind() != PieceKind::King)
+        }
+    }
+
+    /// Generates the node's moves and pushes one `Child` per move onto `children`, with values from
+    /// the table or from the frontier look-ahead for new children.
+    #[inline(never)]
+    fn expand(&mut self, or_node: bool, ply: u32, path: u64) {
+        let [moves, la, lb] = &mut *self.buf;
+        moves.clear();
+        if or_node {
+            generate_checks(&self.pos, moves);
+        } else {
+            generate_evasions(&self.pos, moves);
+        }
+        // The checking line, for spotting interpositions.
+        let gap = match (or_node, self.pos.king_square(self.attacker.flip())) {
+            (false, Some(k)) if !self.pos.checkers().has_more_than_one() => {
+                attacks::between(self.pos.checkers().first(), k)
+            }
+            _ => Bitboard::EMPTY,
+        };
+        for i in 0..moves.len() {
+            let m = moves[i];
+            let group = Self::in_group(self.attacker, m, or_node, gap);
+            self.pos.do_move(m);
+            self.nodes += 1;
+            let child_hand = self.pos.hand(self.attacker);
+            let mut c = Child {
+                mv: m,
+                pn: 1,
+                dn: 1,
+                len: 0,
+                hand: child_hand,
+                flags: 0,
+                group,
+            };
+            if self.path.contains(&self.pos.key()) {
+                c.pn = INF;
+                c.dn = 0;
+                c.flags = FLAG_PATH_DEPENDENT;
+            } else if ply + 1 >= MAX_PLY {
+                self.depth_limited = true;
+                c.pn = INF;
+                c.dn = 0;
+                c.flags = FLAG_PATH_DEPENDENT;
+            } else {
+                let child_path = next_path(path, m);
+                let key = self.pos.board_key();
+                let p = self.tt.probe(key, child_hand, child_path);
+                c.pn = p.pn;
+                c.dn = p.dn;
+                c.len = p.len;
+                c.flags = p.flags;
+                if p.is_proven() || p.is_disproven() {
+                    c.hand = p.hand;
+                } else if !p.found {
+                    if or_node {
+                        match frontier::look_and(&self.pos, self.attacker, la) {
+                            AndLook::Mated(proof) => {
+                                self.tt.store(key, proof, 0, INF, 0, 0, 1, 0, 0);
+                                (c.pn, c.dn, c.len, c.hand) = (0, INF, 0, proof);
+                            }
+                            AndLook::Evasions(n) => c.pn = c.pn.max(n as PnDn),
+                        }
+                    } else {
+                        match frontier::look_or(&mut self.pos, self.attacker, la, lb) {
+                            (OrLook::Mate(mv, proof), tried) => {
+                                self.nodes += tried;
+                                self.tt.store(key, proof, 0, INF, 1, mv.to_u16(), 1, 0, 0);
+                                (c.pn, c.dn, c.len, c.hand) = (0, INF, 1, proof);
+                            }
+                            (OrLook::Checks(0), _) => {
+                                let d =
+                                    frontier::cap_or_disproof(&self.pos, self.attacker, Hand::FULL);
+                                self.tt.store(key, d, INF, 0, 0, 0, 1, 0, 0);
+                                (c.pn, c.dn, c.hand) = (INF, 0, d);
+                            }
+                            (OrLook::Checks(n), tried) => {
+                                self.nodes += tried;
+                                c.dn = c.dn.max(n as PnDn);
+                            }
+                        }
+                    }
+                }
+            }
+            self.pos.undo_move(m);
+            self.children.push(c);
+        }
+    }
+
+    /// Searches the current node until its proof number reaches `thpn` or its disproof number `thdn`
+    /// (or it is solved, or a limit is hit), stores the result and returns it.
+    pub fn mid(&mut self, thpn: PnDn, thdn: PnDn, ply: u32, path: u64) -> NodeResult {
+        if self.nodes >= self.next_poll {
+            self.poll();
+        }
+        let or_node = self.is_or_node();
+        let key = self.pos.board_key();
+        let hand = self.pos.hand(self.attacker);
+        let nodes_before = self.nodes;
+        let base = self.children.len();
+        self.expand(or_node, ply, path);
+        let end = self.children.len();
+
+        let (mut pn, mut dn);
+        loop {
+            // Aggregate: `lo` is the side taking the minimum (pn at OR nodes), `hi` the summed side.
+            let mut lo = INF;
+            let mut second = INF;
+            let mut best = base;
+            let mut sum_plain: PnDn = 0;
+            let mut group_max: PnDn = 0;
+            for i in base..end {
+                let c = &self.children[i];
+                let (l, h) = if or_node { (c.pn, c.dn) } else { (c.dn, c.pn) };
+                if l < lo {
+                    second = lo;
+                    lo = l;
+                    best = i;
+                } else if l < second {
+                    second = l;
+                }
+                if c.group {
+                    group_max = group_max.max(h);
+                } else {
+                    sum_plain = add(sum_plain, h);
+                }
+            }
+            let hi = if end == base {
+                0
+            } else {
+                add(sum_plain, group_max)
+            };
+            let (th_lo, th_hi) = if or_node { (thpn, thdn) } else { (thdn, thpn) };
+            (pn, dn) = if or_node { (lo, hi) } else { (hi, lo) };
+            if end == base {
+                // No moves: an OR node without checks is disproven, an AND node without evasions mated.
+                (pn, dn) = if or_node { (INF, 0) } else { (0, INF) };
+                break;
+            }
+            if lo == 0 || hi == INF || lo >= th_lo || hi >= th_hi || self.aborted {
+                break;
+            }
+            // Thresholds for the best child (1+ε on the minimum side, ε = 1/4).
+            let c = self.children[best];
+            let ch = if or_node { c.dn } else { c.pn };
+            let child_lo = if second == INF {
+                th_lo
+            } else {
+                th_lo.min(add(second, second / 4 + 1))
+            };
+            let others = if c.group {
+                sum_plain
+            } else {
+                add(sum_plain - ch.min(sum_plain), group_max)
+            };
+            let child_hi = th_hi.saturating_sub(others).max(ch + 1);
+            let (cthpn, cthdn) = if or_node {
+                (child_lo, child_hi)
+            } else {
+                (child_hi, child_lo)
+            };
+
+            let m = c.mv;
+            self.pos.do_move(m);
+            let child_key = self.pos.key();
+            self.path.insert(child_key);
+            let r = self.mid(cthpn, cthdn, ply + 1, next_path(path, m));
+            self.path.remove(&child_key);
+            self.pos.undo_move(m);
+            let c = &mut self.children[best];
+            c.pn = r.pn;
+            c.dn = r.dn;
+            c.len = r.len;
+            c.hand = r.hand;
+            c.flags = r.flags;
+        }
+
+        let amount = (self.nodes - nodes_before).min(u32::MAX as u64) as u32;
+        let r = self.finish(or_node, base, end, pn, dn, hand);
+        let best = self.best_move_bits(or_node, base, end, &r);
+        if r.flags & FLAG_PATH_DEPENDENT != 0 {
+            self.tt
+                .store(key, hand, INF, 0, 0, 0, amount, FLAG_PATH_DEPENDENT, path);
+        } else {
+            self.tt
+                .store(key, r.hand, r.pn, r.dn, r.len, best, amount, 0, 0);
+        }
+        self.children.truncate(base);
+        r
+    }
+
+    /// The node's result from its children: proof/disproof hands, mate length, path dependence.
+    fn finish(
+        &self,
+        or_node: bool,
+        base: usize,
+        end: usize,
+        pn: PnDn,
+        dn: PnDn,
+        hand: Hand,
+    ) -> NodeResult {
+        let kids = &self.children[base..end];
+        let mut r = NodeResult {
+            pn,
+            dn,
+            len: 0,
+            hand,
+            flags: 0,
+        };
+        if pn == 0 {
+            if or_node {
+                // The proven check with the shortest known mate.
+                let c = kids
+                    .iter()
+                    .filter(|c| c.pn == 0)
+                    .min_by_key(|c| c.len)
+                    .expect("a proven OR node has a proven child");
+                r.len = c.len.saturating_add(1);
+                r.hand = frontier::before_proof(&self.pos, c.mv, c.hand);
+            } else {
+                let mut proof = frontier::and_proof_extra(&self.pos, self.attacker);
+                let mut len = 0;
+                for c in kids {
+                    proof = proof.max(c.hand);
+                    len = len.max(c.len);
+                }
+                r.hand = proof;
+                r.len = if kids.is_empty() {
+                    0
+                } else {
+                    len.saturating_add(1)
+                };
+            }
+            debug_assert!(hand.covers(r.hand), "proof hand exceeds the hand");
+        } else if dn == 0 {
+            if or_node {
+                let mut d = Hand::FULL;
+                for c in kids {
+                    r.flags |= c.flags & FLAG_PATH_DEPENDENT;
+                    d = d.min(frontier::before_disproof(&self.pos, c.mv, c.hand));
+                }
+                r.hand = frontier::cap_or_disproof(&self.pos, self.attacker, d);
+            } else {
+                // Prefer a refutation that holds on every path.
+                let c = kids
+                    .iter()
+                    .filter(|c| c.dn == 0)
+                    .min_by_key(|c| c.flags & FLAG_PATH_DEPENDENT)
+                    .expect("a disproven AND node has a disproven child");
+                r.flags = c.flags & FLAG_PATH_DEPENDENT;
+                r.hand = c.hand;
+            }
+            if r.flags != 0 {
+                r.hand = hand;
+            }
+            debug_assert!(r.hand.covers(hand), "disproof hand below the hand");
+        }
+        r
+    }
+
+    /// The move to remember for this node: the proving/refuting child, or the most promising one.
+    fn best_move_bits(&self, or_node: bool, base: usize, end: usize, r: &NodeResult) -> u16 {
+        let kids = &self.children[base..end];
+        let pick = if r.pn == 0 && or_node {
+            kids.iter().filter(|c| c.pn == 0).min_by_key(|c| c.len)
+        } else if r.pn == 0 {
+            kids.iter().max_by_key(|c| c.len)
+        } else if or_node {
+            kids.iter().min_by_key(|c| c.pn)
+        } else {
+            kids.iter().min_by_key(|c| c.dn)
+        };
+        pick.map_or(0, |c| c.mv.to_u16())
+    }
+
+    /// Up to 16 plies following the table's best moves, for progress reports.
+    fn quick_pv(&self) -> Vec<Move> {
+        let mut pos = self.pos.clone();
+        let mut line = vec![];
+        let mut path = ROOT_PATH;
+        for _ in 0..16 {
+            let p = self
+                .tt
+                .probe(pos.board_key(), pos.hand(self.attacker), path);
+            if !p.found || p.best == 0 {
+                break;
+            }
+            let Some(m) = pos.move_from_u16(p.best) else {
+                break;
+            };
+            line.push(m);
+            path = next_path(path, m);
+            pos.do_move(m);
+        }
+        line
     }
 }

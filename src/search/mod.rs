@@ -93,7 +93,7 @@ impl Solver {
 /// Checks a mating line: every attacker move is legal and checks, every defender move is legal, and the
 /// final position is mate (the last move is not a pawn drop). Used before any `checkmate` is printed.
 pub fn verify_mate_line(root: &Position, line: &[Move]) -> bool {
-    use crate::position::movegen::{generate_checks, generate_evasions, MoveList};
+    use crate::position::movegen::{MoveList, generate_checks, generate_evasions};
     if line.is_empty() || line.len() % 2 == 0 {
         return false;
     }

@@ -1,1 +1,387 @@
-//! (being written)
+//! The transposition table: a fixed-size array of clusters, allocated once, indexed by the board key.
+//!
+//! Positions that differ only in hands share a cluster, and each entry stores the **attacker's** hand
+//! beside the board key, so a probe can use superiority (komori-n, "proof and disproof pieces"):
+//!
+//! * a *proven* entry stores its **proof hand** (the pieces the mate needs): it proves every position
+//!   with the same board whose attacker hand covers it;
+//! * a *disproven* entry stores its **disproof hand**: it disproves every position whose attacker hand
+//!   it covers;
+//! * an unproven entry of a superior hand bounds dn from below, one of an inferior hand bounds pn.
+//!
+//! Disproofs that rest on a repetition on the current path (perpetual check, GHI) are stored with a
+//! **path key** and only match the same path: they are never taken as general disproofs.
+
+use crate::position::Hand;
+
+/// Proof and disproof numbers. `INF` is a proven (pn) or disproven (dn) value; search values saturate
+/// at `INF - 1`.
+pub type PnDn = u32;
+pub const INF: PnDn = u32::MAX;
+pub const PN_MAX: PnDn = INF - 1;
+
+/// The entry was disproven only because of a repetition on the path that reached it.
+pub const FLAG_PATH_DEPENDENT: u8 = 1;
+
+/// 32 bytes: eight to a 256-byte cluster.
+#[derive(Clone, Copy, Default)]
+#[repr(C)]
+struct Entry {
+    /// Full board key; 0 with `amount == 0` marks an empty slot.
+    key: u64,
+    /// Attacker hand: the exact hand (unproven), the proof hand (proven) or the disproof hand (disproven).
+    hand: Hand,
+    pn: PnDn,
+    dn: PnDn,
+    /// Search effort spent below this entry (saturating): what replacement keeps.
+    amount: u32,
+    /// Best move (`Move::to_u16`), 0 if none.
+    best: u16,
+    /// Plies to mate (proven) — an upper bound used to pick the PV.
+    len: u16,
+    flags: u8,
+    _pad: [u8; 3],
+}
+
+impl Entry {
+    /// A path-dependent disproof has pn = INF and dn = 0 by definition, and no best move or length:
+    /// those 64 bits (`pn`, `best`, `len`) hold its path key instead, keeping entries at 32 bytes.
+    #[inline(always)]
+    fn path(&self) -> u64 {
+        self.pn as u64 | (self.best as u64) << 32 | (self.len as u64) << 48
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn make(
+        key: u64,
+        hand: Hand,
+        pn: PnDn,
+        dn: PnDn,
+        len: u16,
+        best: u16,
+        amount: u32,
+        flags: u8,
+        path: u64,
+    ) -> Entry {
+        let mut e = Entry {
+            key,
+            hand,
+            pn,
+            dn,
+            amount: amount.max(1),
+            best,
+            len,
+            flags,
+            _pad: [0; 3],
+        };
+        if flags & FLAG_PATH_DEPENDENT != 0 {
+            e.pn = path as u32;
+            e.best = (path >> 32) as u16;
+            e.len = (path >> 48) as u16;
+            e.dn = 0;
+        }
+        e
+    }
+
+    #[inline(always)]
+    fn is_path_dependent(&self) -> bool {
+        self.flags & FLAG_PATH_DEPENDENT != 0
+    }
+}
+
+const CLUSTER: usize = 8;
+
+#[derive(Clone, Copy, Default)]
+#[repr(C, align(64))]
+struct Cluster {
+    entries: [Entry; CLUSTER],
+}
+
+/// What a probe found.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Probe {
+    pub pn: PnDn,
+    pub dn: PnDn,
+    /// Plies to mate if proven.
+    pub len: u16,
+    pub best: u16,
+    /// Effort recorded for the exact entry (0 if none).
+    pub amount: u32,
+    /// Proof hand (if proven) or disproof hand (if disproven).
+    pub hand: Hand,
+    pub flags: u8,
+    /// An entry for exactly this position (or a proof/disproof covering it) was found.
+    pub found: bool,
+}
+
+impl Probe {
+    #[inline(always)]
+    pub fn is_proven(&self) -> bool {
+        self.pn == 0
+    }
+    #[inline(always)]
+    pub fn is_disproven(&self) -> bool {
+        self.dn == 0
+    }
+}
+
+pub struct Table {
+    clusters: Vec<Cluster>,
+    /// Slots in use (for `hashfull`).
+    used: usize,
+}
+
+impl Table {
+    /// A table of about `mb` MiB (at least one cluster).
+    pub fn new(mb: usize) -> Table {
+        let bytes = mb.max(1).saturating_mul(1 << 20);
+        let n = (bytes / std::mem::size_of::<Cluster>()).max(1);
+        Table {
+            clusters: vec![Cluster::default(); n],
+            used: 0,
+        }
+    }
+
+    pub fn clear(&mut self) {
+        self.clusters.fill(Cluster::default());
+        self.used = 0;
+    }
+
+    /// Occupancy in per mille.
+    pub fn hashfull(&self) -> u32 {
+        let total = self.clusters.len() * CLUSTER;
+        ((self.used as u128 * 1000) / total as u128) as u32
+    }
+
+    #[inline(always)]
+    fn cluster_index(&self, key: u64) -> usize {
+        ((key as u128 * self.clusters.len() as u128) >> 64) as usize
+    }
+
+    /// Looks up the position `(key, hand)`. `path` is the current path key (for path-dependent
+    /// disproofs). Returns the exact or covering result, or bounds with `found == false`.
+    #[inline]
+    pub fn probe(&self, key: u64, hand: Hand, path: u64) -> Probe {
+        let c = &self.clusters[self.cluster_index(key)];
+        let mut r = Probe {
+            pn: 1,
+            dn: 1,
+            len: 0,
+            best: 0,
+            amount: 0,
+            hand,
+            flags: 0,
+            found: false,
+        };
+        for e in &c.entries {
+            if e.key != key || e.amount == 0 {
+                continue;
+            }
+            if e.is_path_dependent() {
+                if e.hand == hand && e.path() == path {
+                    return Probe {
+                        pn: INF,
+                        dn: 0,
+                        len: 0,
+                        best: 0,
+                        amount: e.amount,
+                        hand: e.hand,
+                        flags: e.flags,
+                        found: true,
+                    };
+                }
+            } else if e.pn == 0 {
+                if hand.covers(e.hand) {
+                    return Probe {
+                        pn: 0,
+                        dn: INF,
+                        len: e.len,
+                        best: e.best,
+                        amount: e.amount,
+                        hand: e.hand,
+                        flags: 0,
+                        found: true,
+                    };
+                }
+            } else if e.dn == 0 {
+                if e.hand.covers(hand) {
+                    return Probe {
+                        pn: INF,
+                        dn: 0,
+                        len: 0,
+                        best: e.best,
+                        amount: e.amount,
+                        hand: e.hand,
+                        flags: e.flags,
+                        found: true,
+                    };
+                }
+            } else if e.hand == hand {
+                r.pn = r.pn.max(e.pn);
+                r.dn = r.dn.max(e.dn);
+                r.best = e.best;
+                r.amount = e.amount;
+                r.found = true;
+            } else if hand.covers(e.hand) {
+                // We hold more: at least as hard to disprove.
+                r.dn = r.dn.max(e.dn);
+            } else if e.hand.covers(hand) {
+                // We hold less: at least as hard to prove.
+                r.pn = r.pn.max(e.pn);
+            }
+        }
+        r
+    }
+
+    /// Stores a result for `(key, hand)`. For a proof `hand` is the proof hand, for a disproof the
+    /// disproof hand. Entries made redundant by a new proof or disproof are freed.
+    #[allow(clippy::too_many_arguments)]
+    pub fn store(
+        &mut self,
+        key: u64,
+        hand: Hand,
+        pn: PnDn,
+        dn: PnDn,
+        len: u16,
+        best: u16,
+        amount: u32,
+        flags: u8,
+        path: u64,
+    ) {
+        let idx = self.cluster_index(key);
+        let c = &mut self.clusters[idx];
+        let amount = amount.max(1);
+        let proven = pn == 0;
+        let disproven = dn == 0 && flags & FLAG_PATH_DEPENDENT == 0;
+        let live = |e: &Entry| e.amount != 0 && e.key == key;
+        // The slot of this very position (same board, same hand) is updated in place, keeping the
+        // effort already spent there.
+        let new = Entry::make(key, hand, pn, dn, len, best, amount, flags, path);
+        if let Some(e) = c.entries.iter_mut().find(|e| live(e) && e.hand == hand) {
+            let amount = e.amount.saturating_add(amount);
+            *e = new;
+            e.amount = amount;
+            if proven || disproven {
+                Self::free_subsumed(c, key, hand, proven, &mut self.used);
+            }
+            return;
+        }
+        if proven || disproven {
+            Self::free_subsumed(c, key, hand, proven, &mut self.used);
+        }
+        let i = match c.entries.iter().position(|e| e.amount == 0) {
+            Some(i) => i,
+            None => {
+                // Replace the least valuable entry: final results are worth more than open ones.
+                let value = |e: &Entry| {
+                    let v = e.amount as u64;
+                    if !e.is_path_dependent() && (e.pn == 0 || e.dn == 0) {
+                        v.saturating_mul(4)
+                    } else {
+                        v
+                    }
+                };
+                let (i, _) = c
+                    .entries
+                    .iter()
+                    .enumerate()
+                    .min_by_key(|(_, e)| value(e))
+                    .expect("clusters are non-empty");
+                self.used -= 1;
+                i
+            }
+        };
+        self.used += 1;
+        c.entries[i] = new;
+    }
+}
+
+impl Table {
+    /// After a proof with proof hand `hand` (or a disproof with disproof hand `hand`), frees the other
+    /// entries of the same board that it decides: unproven or proven entries whose hand covers the
+    /// proof hand (resp. unproven or disproven entries covered by the disproof hand).
+    fn free_subsumed(c: &mut Cluster, key: u64, hand: Hand, proven: bool, used: &mut usize) {
+        for e in c.entries.iter_mut() {
+            if e.amount == 0 || e.key != key || e.hand == hand {
+                continue;
+            }
+            let subsumed = if proven {
+                e.hand.covers(hand)
+            } else {
+                !e.is_path_dependent() && e.pn != 0 && hand.covers(e.hand)
+            };
+            if subsumed {
+                *e = Entry::default();
+                *used -= 1;
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::position::PieceKind;
+
+    fn hand(p: u8, g: u8) -> Hand {
+        let mut h = Hand::EMPTY;
+        h.set_count(PieceKind::Pawn, p);
+        h.set_count(PieceKind::Gold, g);
+        h
+    }
+
+    #[test]
+    fn proofs_cover_superior_hands_only() {
+        let mut t = Table::new(1);
+        t.store(42, hand(1, 1), 0, INF, 5, 0, 10, 0, 0);
+        assert!(t.probe(42, hand(1, 1), 0).is_proven());
+        assert!(t.probe(42, hand(3, 2), 0).is_proven());
+        assert!(!t.probe(42, hand(0, 2), 0).is_proven());
+        assert!(!t.probe(43, hand(3, 2), 0).is_proven());
+    }
+
+    #[test]
+    fn disproofs_cover_inferior_hands_only() {
+        let mut t = Table::new(1);
+        t.store(7, hand(2, 0), INF, 0, 0, 0, 10, 0, 0);
+        assert!(t.probe(7, hand(1, 0), 0).is_disproven());
+        assert!(t.probe(7, hand(2, 0), 0).is_disproven());
+        assert!(!t.probe(7, hand(2, 1), 0).is_disproven());
+    }
+
+    #[test]
+    fn path_dependent_disproofs_match_their_path_only() {
+        let mut t = Table::new(1);
+        t.store(9, hand(0, 1), INF, 0, 0, 0, 10, FLAG_PATH_DEPENDENT, 1234);
+        assert!(t.probe(9, hand(0, 1), 1234).is_disproven());
+        assert!(!t.probe(9, hand(0, 1), 999).is_disproven());
+        assert!(!t.probe(9, hand(0, 0), 1234).is_disproven());
+    }
+
+    #[test]
+    fn unproven_entries_bound_neighbours() {
+        let mut t = Table::new(1);
+        t.store(5, hand(1, 1), 30, 7, 0, 0, 10, 0, 0);
+        let exact = t.probe(5, hand(1, 1), 0);
+        assert!(exact.found && exact.pn == 30 && exact.dn == 7);
+        // Fewer pieces: at least as hard to prove.
+        assert_eq!(t.probe(5, hand(0, 1), 0).pn, 30);
+        // More pieces: at least as hard to disprove.
+        assert_eq!(t.probe(5, hand(2, 1), 0).dn, 7);
+    }
+
+    #[test]
+    fn full_cluster_replaces_and_counts() {
+        let mut t = Table::new(1);
+        // Same key, many hands: more than a cluster holds.
+        for p in 0..20u8 {
+            t.store(11, hand(p, 0), 3, 3, 0, 0, p as u32 + 1, 0, 0);
+        }
+        assert!(t.hashfull() <= 1000);
+        // The most searched ones survive.
+        assert!(t.probe(11, hand(19, 0), 0).found);
+        // A proof frees what it subsumes.
+        t.store(11, hand(0, 0), 0, INF, 1, 0, 1, 0, 0);
+        assert!(t.probe(11, hand(5, 0), 0).is_proven());
+    }
+}
