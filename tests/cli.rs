@@ -1,0 +1,335 @@
+//! The command line: `kanju solve`, `kanju bench` and `kanju perft` run as a script would run them.
+
+use kanju::position::Position;
+use kanju::search::verify_mate_line;
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::{Command, Output, Stdio};
+
+/// tanuki-m1-1 (shared/problems/tanuki.tsv): mate in 1.
+const MATE1: &str = "9/7Sk/1+R7/9/9/9/9/9/9 b r2b4g3s4n4l18p 1";
+/// tanuki-m3-2: mate in 3.
+const MATE3: &str = "4nk3/9/6G2/3LB4/9/9/9/9/9 b 2rb3g3s3n3l18p 1";
+/// No attacking material at all: no mate.
+const NOMATE: &str = "4k4/9/9/9/9/9/9/9/9 b - 1";
+
+fn kanju(args: &[&str], stdin: &str) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_kanju"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("kanju starts");
+    let mut input = child.stdin.take().expect("piped stdin");
+    input.write_all(stdin.as_bytes()).expect("write stdin");
+    drop(input);
+    let out = child.wait_with_output().expect("kanju runs");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        !stderr.contains("panicked"),
+        "kanju {args:?} panicked: {stderr}"
+    );
+    out
+}
+
+fn stdout_lines(out: &Output) -> Vec<String> {
+    String::from_utf8(out.stdout.clone())
+        .expect("UTF-8 output")
+        .lines()
+        .map(String::from)
+        .collect()
+}
+
+/// Checks a `mate <len> <moves>` line against `sfen` with kanju's own verifier.
+fn assert_mate_line(sfen: &str, line: &str, min_len: usize) {
+    let words: Vec<&str> = line.split_whitespace().collect();
+    assert_eq!(
+        words.first(),
+        Some(&"mate"),
+        "expected a mate for {sfen}: '{line}'"
+    );
+    let len: usize = words[1].parse().expect("a length");
+    assert_eq!(len, words.len() - 2, "{line}");
+    assert!(len >= min_len, "{line} is shorter than the shortest mate");
+    let root = Position::from_sfen(sfen).expect("test SFEN");
+    let mut pos = root.clone();
+    let mut moves = Vec::new();
+    for usi in &words[2..] {
+        let m = pos
+            .parse_usi_move(usi)
+            .unwrap_or_else(|| panic!("illegal {usi} in '{line}'"));
+        pos.do_move(m);
+        moves.push(m);
+    }
+    assert!(verify_mate_line(&root, &moves), "not a mate: {line}");
+}
+
+#[test]
+fn solve_takes_problems_as_arguments() {
+    let out = kanju(
+        &[
+            "solve",
+            "--hash-mb",
+            "16",
+            "--time-ms",
+            "30000",
+            MATE1,
+            &format!("sfen {NOMATE}"),
+        ],
+        "",
+    );
+    let lines = stdout_lines(&out);
+    assert_eq!(lines.len(), 2, "{lines:?}");
+    assert_mate_line(MATE1, &lines[0], 1);
+    assert_eq!(lines[1], "nomate");
+    assert!(out.status.success());
+}
+
+#[test]
+fn solve_reads_stdin_in_any_position_form() {
+    let input = format!(
+        "# a comment\n\nposition sfen {MATE3}\n{MATE1}\nposition startpos moves 7g7f 3c3d\n"
+    );
+    let out = kanju(&["solve", "--hash-mb", "16", "--time-ms", "30000"], &input);
+    let lines = stdout_lines(&out);
+    assert_eq!(lines.len(), 3, "{lines:?}");
+    assert_mate_line(MATE3, &lines[0], 3);
+    assert_mate_line(MATE1, &lines[1], 1);
+    assert!(lines[2] == "nomate" || lines[2] == "timeout", "{lines:?}");
+    assert!(out.status.success());
+}
+
+#[test]
+fn solve_json() {
+    let out = kanju(
+        &[
+            "solve",
+            "--json",
+            "--hash-mb",
+            "16",
+            "--time-ms",
+            "30000",
+            MATE1,
+            "not a sfen",
+        ],
+        "",
+    );
+    let lines = stdout_lines(&out);
+    assert_eq!(lines.len(), 2, "{lines:?}");
+    let mate = &lines[0];
+    assert!(
+        mate.starts_with(&format!(
+            "{{\"sfen\":\"{MATE1}\",\"result\":\"mate\",\"length\":1,\"pv\":[\""
+        )),
+        "{mate}"
+    );
+    assert!(
+        mate.contains("\"nodes\":")
+            && mate.contains("\"time_ms\":")
+            && mate.ends_with("\"error\":null}"),
+        "{mate}"
+    );
+    let error = &lines[1];
+    assert!(
+        error.starts_with(
+            r#"{"sfen":"not a sfen","result":"error","length":null,"pv":[],"nodes":0,"time_ms":"#
+        ),
+        "{error}"
+    );
+    assert!(error.contains(r#""error":"malformed SFEN"#), "{error}");
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "an error line makes the exit status 1"
+    );
+}
+
+#[test]
+fn solve_reports_malformed_input_without_panicking() {
+    for bad in [
+        "garbage",
+        "9/9/9/9/9/9/9/9/9 b - 1",
+        "9/9/9/9/9/9/9/9/4K4 b G 1",
+        "startpos moves 1a1a",
+        "\u{7f}",
+    ] {
+        let out = kanju(&["solve", "--hash-mb", "1", bad], "");
+        let lines = stdout_lines(&out);
+        assert_eq!(lines.len(), 1, "{bad}: {lines:?}");
+        assert!(lines[0].starts_with("error "), "{bad}: {lines:?}");
+        assert_eq!(out.status.code(), Some(1), "{bad}");
+    }
+}
+
+#[test]
+fn solve_refuses_absurd_options() {
+    for args in [
+        ["--hash-mb", "0"],
+        ["--hash-mb", "-3"],
+        ["--hash-mb", "9999999"],
+        ["--time-ms", "x"],
+    ] {
+        let out = kanju(&["solve", args[0], args[1], MATE1], "");
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(out.stdout.is_empty());
+    }
+}
+
+/// A problem file in a fresh temporary directory, removed when dropped.
+struct TempTsv {
+    dir: PathBuf,
+    path: PathBuf,
+}
+
+impl TempTsv {
+    fn new(name: &str, rows: &[String]) -> TempTsv {
+        let dir = std::env::temp_dir().join(format!("kanju-cli-{}-{name}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("temp dir");
+        let path = dir.join(format!("{name}.tsv"));
+        let text = format!("# id\tsfen\texpected\tpv\tnote\n{}\n", rows.join("\n"));
+        std::fs::write(&path, text).expect("write tsv");
+        TempTsv { dir, path }
+    }
+
+    fn path(&self) -> &str {
+        self.path.to_str().expect("UTF-8 temp path")
+    }
+}
+
+impl Drop for TempTsv {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
+
+/// The number after `key` in a bench summary line.
+fn count(summary: &str, key: &str) -> u64 {
+    let rest = summary
+        .split(&format!("  {key} "))
+        .nth(1)
+        .unwrap_or_else(|| panic!("no {key} in {summary}"));
+    rest.split_whitespace()
+        .next()
+        .and_then(|n| n.parse().ok())
+        .expect("a number")
+}
+
+#[test]
+fn bench_counts_a_small_file() {
+    let tsv = TempTsv::new(
+        "small",
+        &[
+            format!("t-m1\t{MATE1}\tmate:1\t8c1c\tnote"),
+            format!("t-m3\t{MATE3}\tmate:3\t\t"),
+            format!("t-no\t{NOMATE}\tnomate\t\t"),
+            format!("t-within\t{NOMATE}\tnomate-within:5\t\t"),
+        ],
+    );
+    let out = kanju(
+        &[
+            "bench",
+            "--hash-mb",
+            "16",
+            "--time-ms",
+            "30000",
+            "-v",
+            tsv.path(),
+        ],
+        "",
+    );
+    let lines = stdout_lines(&out);
+    let summary = lines.last().expect("a summary");
+    assert!(summary.starts_with(tsv.path()), "{lines:?}");
+    assert_eq!(count(summary, "problems"), 4, "{summary}");
+    assert_eq!(count(summary, "solved"), 4, "{lines:?}");
+    assert_eq!(count(summary, "exact length"), 2, "{summary}");
+    assert_eq!(count(summary, "wrong"), 0, "{summary}");
+    assert_eq!(count(summary, "timeouts"), 0, "{summary}");
+    for key in ["nodes", "nps"] {
+        count(summary, key);
+    }
+    assert_eq!(
+        lines.iter().filter(|l| l.starts_with("  t-")).count(),
+        4,
+        "-v prints every problem: {lines:?}"
+    );
+    assert!(out.status.success());
+}
+
+#[test]
+fn bench_fails_on_a_wrong_answer() {
+    let tsv = TempTsv::new(
+        "wrong",
+        &[
+            format!("w-claims-nomate\t{MATE1}\tnomate\t\t"),
+            format!("w-claims-longer\t{MATE1}\tmate:3\t\t"),
+        ],
+    );
+    let out = kanju(
+        &["bench", "--hash-mb", "16", "--time-ms", "30000", tsv.path()],
+        "",
+    );
+    let lines = stdout_lines(&out);
+    let summary = lines.last().expect("a summary");
+    assert_eq!(count(summary, "wrong"), 2, "{lines:?}");
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.contains("w-claims-nomate") && l.contains("WRONG")),
+        "{lines:?}"
+    );
+    assert_eq!(out.status.code(), Some(1));
+}
+
+#[test]
+fn bench_filter_limit_and_broken_rows() {
+    let tsv = TempTsv::new(
+        "filter",
+        &[
+            format!("f-a1\t{NOMATE}\tnomate\t\t"),
+            format!("f-a2\t{NOMATE}\tnomate\t\t"),
+            format!("f-b1\t{NOMATE}\tnomate\t\t"),
+            "f-broken\tonly two columns".to_string(),
+        ],
+    );
+    let out = kanju(
+        &["bench", "--hash-mb", "1", "--filter", "f-a", tsv.path()],
+        "",
+    );
+    assert_eq!(
+        count(stdout_lines(&out).last().expect("summary"), "problems"),
+        2
+    );
+    let out = kanju(&["bench", "--hash-mb", "1", "--limit", "1", tsv.path()], "");
+    assert_eq!(
+        count(stdout_lines(&out).last().expect("summary"), "problems"),
+        1
+    );
+    // Unfiltered, the broken row counts as wrong.
+    let out = kanju(&["bench", "--hash-mb", "1", tsv.path()], "");
+    let lines = stdout_lines(&out);
+    assert_eq!(
+        count(lines.last().expect("summary"), "wrong"),
+        1,
+        "{lines:?}"
+    );
+    assert_eq!(out.status.code(), Some(1));
+    let out = kanju(&["bench", "/no/such/file.tsv"], "");
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn usi_mode_is_the_default() {
+    let out = kanju(&[], "usi\nquit\n");
+    let lines = stdout_lines(&out);
+    assert_eq!(lines.last().map(String::as_str), Some("usiok"), "{lines:?}");
+    assert!(out.status.success());
+}
+
+#[test]
+fn perft_still_counts() {
+    let out = kanju(&["perft", "2"], "");
+    assert_eq!(stdout_lines(&out)[0], "perft 2 = 900");
+    assert!(out.status.success());
+}
