@@ -100,6 +100,72 @@ const fn make_lines() -> [[u128; 81]; 5] {
 
 static LINES: [[u128; 81]; 5] = make_lines();
 
+/// The union of rays `d0..d0 + 4` from each square (rook: 0..4, bishop: 4..8).
+const fn make_pseudo(d0: usize) -> [u128; 81] {
+    let rays = make_rays();
+    let mut t = [0u128; 81];
+    let mut sq = 0;
+    while sq < 81 {
+        t[sq] = rays[d0][sq] | rays[d0 + 1][sq] | rays[d0 + 2][sq] | rays[d0 + 3][sq];
+        sq += 1;
+    }
+    t
+}
+
+static ROOK_PSEUDO: [u128; 81] = make_pseudo(0);
+static BISHOP_PSEUDO: [u128; 81] = make_pseudo(4);
+
+/// For each king square, where enemy pieces must stand to attack any of its eight neighbours:
+/// `[0]` step pieces (file distance <= 2, rank distance <= 3: a knight reaches two ranks past a
+/// neighbour), `[1]` rook-like pieces and lances (the three files and three ranks through the
+/// neighbours), `[2]` bishop-like pieces (the diagonals through the neighbours). Supersets: occupancy
+/// only shortens what a slider reaches.
+const fn make_king_zones() -> [[u128; 81]; 3] {
+    let mut t = [[0u128; 81]; 3];
+    let mut k = 0usize;
+    while k < 81 {
+        let (kf, kr) = ((k / 9) as i32, (k % 9) as i32);
+        let mut s = 0usize;
+        while s < 81 {
+            let (f, r) = ((s / 9) as i32, (s % 9) as i32);
+            let (df, dr) = (f - kf, r - kr);
+            let bit = 1u128 << s;
+            if df.abs() <= 2 && dr.abs() <= 3 {
+                t[0][k] |= bit;
+            }
+            if df.abs() <= 1 || dr.abs() <= 1 {
+                t[1][k] |= bit;
+            }
+            if (df + dr).abs() <= 2 || (df - dr).abs() <= 2 {
+                t[2][k] |= bit;
+            }
+            s += 1;
+        }
+        k += 1;
+    }
+    t
+}
+
+static KING_ZONES: [[u128; 81]; 3] = make_king_zones();
+
+/// Squares from which a step piece may attack a neighbour of `ksq` (see `make_king_zones`).
+#[inline(always)]
+pub fn king_zone_steps(ksq: Square) -> Bitboard {
+    Bitboard::from_raw(KING_ZONES[0][ksq.index()])
+}
+
+/// Squares from which a rook, dragon or lance may attack a neighbour of `ksq`.
+#[inline(always)]
+pub fn king_zone_rook(ksq: Square) -> Bitboard {
+    Bitboard::from_raw(KING_ZONES[1][ksq.index()])
+}
+
+/// Squares from which a bishop or horse may attack a neighbour of `ksq`.
+#[inline(always)]
+pub fn king_zone_bishop(ksq: Square) -> Bitboard {
+    Bitboard::from_raw(KING_ZONES[2][ksq.index()])
+}
+
 /// One of the eight directions of the board (see `direction`).
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub struct Direction(u8);
@@ -215,42 +281,40 @@ pub fn bishop_attacks(sq: Square, occ: Bitboard) -> Bitboard {
 /// Rook moves on an empty board.
 #[inline(always)]
 pub fn rook_pseudo(sq: Square) -> Bitboard {
-    let s = sq.index();
-    Bitboard::from_bits(RAYS[0][s] | RAYS[1][s] | RAYS[2][s] | RAYS[3][s])
+    Bitboard::from_raw(ROOK_PSEUDO[sq.index()])
 }
 
 /// Bishop moves on an empty board.
 #[inline(always)]
 pub fn bishop_pseudo(sq: Square) -> Bitboard {
-    let s = sq.index();
-    Bitboard::from_bits(RAYS[4][s] | RAYS[5][s] | RAYS[6][s] | RAYS[7][s])
+    Bitboard::from_raw(BISHOP_PSEUDO[sq.index()])
 }
 
 /// Lance moves on an empty board.
 #[inline(always)]
 pub fn lance_pseudo(c: Color, sq: Square) -> Bitboard {
-    Bitboard::from_bits(RAYS[c as usize][sq.index()])
+    Bitboard::from_raw(RAYS[c as usize][sq.index()])
 }
 
 #[inline(always)]
 pub fn pawn_attacks(c: Color, sq: Square) -> Bitboard {
-    Bitboard::from_bits(PAWN[c as usize][sq.index()])
+    Bitboard::from_raw(PAWN[c as usize][sq.index()])
 }
 #[inline(always)]
 pub fn knight_attacks(c: Color, sq: Square) -> Bitboard {
-    Bitboard::from_bits(KNIGHT[c as usize][sq.index()])
+    Bitboard::from_raw(KNIGHT[c as usize][sq.index()])
 }
 #[inline(always)]
 pub fn silver_attacks(c: Color, sq: Square) -> Bitboard {
-    Bitboard::from_bits(SILVER[c as usize][sq.index()])
+    Bitboard::from_raw(SILVER[c as usize][sq.index()])
 }
 #[inline(always)]
 pub fn gold_attacks(c: Color, sq: Square) -> Bitboard {
-    Bitboard::from_bits(GOLD[c as usize][sq.index()])
+    Bitboard::from_raw(GOLD[c as usize][sq.index()])
 }
 #[inline(always)]
 pub fn king_attacks(sq: Square) -> Bitboard {
-    Bitboard::from_bits(KING[0][sq.index()])
+    Bitboard::from_raw(KING[0][sq.index()])
 }
 
 /// The squares a piece of `kind` and colour `c` on `sq` attacks, given the occupancy.
@@ -288,14 +352,14 @@ pub fn attackers_from(kind: PieceKind, c: Color, target: Square, occ: Bitboard) 
 pub fn between(a: Square, b: Square) -> Bitboard {
     let d = DIRECTION[a.index()][b.index()] as usize;
     // Directions come in opposite pairs (d ^ 1); NO_DIRECTION (8) pairs with the other empty row (9).
-    Bitboard::from_bits(RAYS[d][a.index()] & RAYS[d ^ 1][b.index()])
+    Bitboard::from_raw(RAYS[d][a.index()] & RAYS[d ^ 1][b.index()])
 }
 
 /// The full line through `a` and `b`, or empty if they are not on one rank, file or diagonal.
 #[inline(always)]
 pub fn line(a: Square, b: Square) -> Bitboard {
     let d = DIRECTION[a.index()][b.index()] as usize;
-    Bitboard::from_bits(LINES[d >> 1][a.index()])
+    Bitboard::from_raw(LINES[d >> 1][a.index()])
 }
 
 /// Whether `c` lies on the line through `a` and `b`.
@@ -459,6 +523,31 @@ mod tests {
                 assert_eq!(between(a, b), expect_between, "{a} {b}");
                 assert_eq!(line(a, b), expect_line, "{a} {b}");
                 assert_eq!(direction(a, b).map(|d| d.0 as usize), found, "{a} {b}");
+            }
+        }
+    }
+
+    /// Every square from which some piece attacks a king neighbour lies in the matching zone.
+    #[test]
+    fn king_zones_cover_all_attackers() {
+        for k in Square::all() {
+            let near = king_attacks(k);
+            for s in Square::all() {
+                for c in Color::ALL {
+                    for kind in PieceKind::ALL {
+                        if (attacks(kind, c, s, Bitboard::EMPTY) & near).is_empty() {
+                            continue;
+                        }
+                        let zone = match kind {
+                            PieceKind::Lance | PieceKind::Rook => king_zone_rook(k),
+                            PieceKind::Bishop => king_zone_bishop(k),
+                            PieceKind::Horse => king_zone_bishop(k) | king_zone_steps(k),
+                            PieceKind::Dragon => king_zone_rook(k) | king_zone_steps(k),
+                            _ => king_zone_steps(k),
+                        };
+                        assert!(zone.contains(s), "{kind:?} on {s} near {k}");
+                    }
+                }
             }
         }
     }

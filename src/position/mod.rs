@@ -196,46 +196,22 @@ impl Position {
             & own
     }
 
-    /// The squares of `cand` that no piece of colour `c` attacks, given the occupancy `occ`: the king
-    /// step test (callers pass the king's neighbours, with the king lifted out of `occ`).
+    /// The neighbours of `ksq` that colour `c` attacks, given the occupancy `occ` (for king steps: pass
+    /// the occupancy with the king lifted out, so that it cannot hide behind itself on a checking line).
+    /// Only the eight neighbours of `ksq` are meaningful in the result.
     ///
-    /// Square by square, but with the attacker sets hoisted out of the loop and the sliders behind an
-    /// empty-board pre-test, so that the common case (no enemy slider on any line through the square)
-    /// costs a handful of table look-ups.
+    /// Only the pieces of `c` that can reach a neighbour at all contribute (`king_zone_*`): in most
+    /// positions that is none or a few, so this beats an `attackers_to` per destination. Adding the
+    /// destination to `occ` is not needed: a piece on a square only shortens rays beyond it.
     #[inline]
-    pub fn unattacked_squares(&self, c: Color, cand: Bitboard, occ: Bitboard) -> Bitboard {
-        let them = c.flip();
-        let own = self.pieces(c);
-        let pawns = self.kind_bb(PieceKind::Pawn) & own;
-        let knights = self.kind_bb(PieceKind::Knight) & own;
-        let silvers = self.kind_bb(PieceKind::Silver) & own;
-        let golds = self.golds() & own;
-        let kings = (self.kind_bb(PieceKind::King)
-            | self.kind_bb(PieceKind::Horse)
-            | self.kind_bb(PieceKind::Dragon))
-            & own;
-        let lances = self.kind_bb(PieceKind::Lance) & own;
-        let bishops = self.bishop_like() & own;
-        let rooks = self.rook_like() & own;
-        // Enemy pawns attack the square in front of each of them: all at once.
-        let mut safe = cand.and_not(pawns.forward(c));
-        for sq in safe {
-            let steps = (knight_attacks(them, sq) & knights)
-                | (silver_attacks(them, sq) & silvers)
-                | (gold_attacks(them, sq) & golds)
-                | (king_attacks(sq) & kings);
-            let attacked = steps.is_not_empty()
-                || ((lance_pseudo(them, sq) & lances).is_not_empty()
-                    && (lance_attacks(them, sq, occ) & lances).is_not_empty())
-                || ((bishop_pseudo(sq) & bishops).is_not_empty()
-                    && (bishop_attacks(sq, occ) & bishops).is_not_empty())
-                || ((rook_pseudo(sq) & rooks).is_not_empty()
-                    && (rook_attacks(sq, occ) & rooks).is_not_empty());
-            if attacked {
-                safe.clear(sq);
-            }
-        }
-        safe
+    pub fn king_danger(&self, c: Color, ksq: Square, occ: Bitboard) -> Bitboard {
+        let relevant = self.pieces(c)
+            & (king_zone_steps(ksq)
+                | ((self.rook_like() | self.kind_bb(PieceKind::Lance)) & king_zone_rook(ksq))
+                | (self.bishop_like() & king_zone_bishop(ksq)));
+        let mut danger = Bitboard::EMPTY;
+        relevant.for_each(|s| danger |= attacks(self.piece_at(s).kind(), c, s, occ));
+        danger
     }
 
     /// Whether `c` attacks `sq` with the current occupancy.

@@ -128,13 +128,29 @@ fn nonpromotion_allowed(kind: PieceKind, us: Color) -> Bitboard {
 /// starts in the zone, else into the zone.
 #[inline(always)]
 fn promotion_targets(us: Color, from: Square) -> Bitboard {
-    let zone = Bitboard::promotion_zone(us);
-    if zone.contains(from) {
-        Bitboard::ALL
-    } else {
-        zone
-    }
+    PROMOTION_TARGETS[us.index()][from.index()]
 }
+
+/// `promotion_targets` as a table (a look-up is cheaper than a `u128` bit test and a select).
+static PROMOTION_TARGETS: [[Bitboard; Square::NUM]; 2] = {
+    let mut t = [[Bitboard::EMPTY; Square::NUM]; 2];
+    let mut c = 0;
+    while c < 2 {
+        let color = if c == 0 { Color::Black } else { Color::White };
+        let zone = Bitboard::promotion_zone(color);
+        let mut sq = 0;
+        while sq < Square::NUM {
+            t[c][sq] = if zone.contains(Square::from_index(sq)) {
+                Bitboard::ALL
+            } else {
+                zone
+            };
+            sq += 1;
+        }
+        c += 1;
+    }
+    t
+};
 
 /// Squares a piece of `kind` may be dropped on (dead-piece rule only).
 #[inline(always)]
@@ -142,43 +158,55 @@ fn drop_allowed(kind: PieceKind, us: Color) -> Bitboard {
     nonpromotion_allowed(kind, us)
 }
 
-/// Pushes `base | to` for every `to` in `to_set` (see `Move::with_to`).
-#[inline(always)]
-fn push_all(list: &mut MoveList, base: u32, to_set: Bitboard) {
-    for to in to_set {
-        list.push(Move::with_to(base, to));
+/// Where the generators put moves: a `MoveList`, or a `MoveCounter` that only adds up set sizes (the
+/// last ply of perft, "how many evasions"), so that no move is ever built there.
+trait MoveSink {
+    /// The moves `base | to` for every `to` in `to_set` (see `Move::with_to`).
+    fn add(&mut self, base: u32, to_set: Bitboard);
+    /// Pawn moves of `us` to the squares of `to_set`, each from the square behind it.
+    fn add_pawn_moves(&mut self, us: Color, to_set: Bitboard, promote: bool);
+}
+
+impl MoveSink for MoveList {
+    #[inline(always)]
+    fn add(&mut self, base: u32, to_set: Bitboard) {
+        to_set.for_each(|to| self.push(Move::with_to(base, to)));
+    }
+
+    #[inline(always)]
+    fn add_pawn_moves(&mut self, us: Color, to_set: Bitboard, promote: bool) {
+        let p = Piece::new(PieceKind::Pawn, us);
+        to_set.for_each(|to| {
+            let from = match us {
+                Color::Black => Square::from_index(to.index() + 1),
+                Color::White => Square::from_index(to.index() - 1),
+            };
+            self.push(Move::normal(from, to, promote, p));
+        });
     }
 }
 
-/// Pushes the moves of `p` from `from`: with promotion to `promo`, without to `plain` (both already
+/// Counts moves instead of storing them.
+struct MoveCounter(usize);
+
+impl MoveSink for MoveCounter {
+    #[inline(always)]
+    fn add(&mut self, _base: u32, to_set: Bitboard) {
+        self.0 += to_set.count() as usize;
+    }
+
+    #[inline(always)]
+    fn add_pawn_moves(&mut self, _us: Color, to_set: Bitboard, _promote: bool) {
+        self.0 += to_set.count() as usize;
+    }
+}
+
+/// Adds the moves of `p` from `from`: with promotion to `promo`, without to `plain` (both already
 /// restricted to where that choice is legal). Promotions first: they are the better moves to try first.
 #[inline(always)]
-fn push_split(list: &mut MoveList, p: Piece, from: Square, promo: Bitboard, plain: Bitboard) {
-    push_all(list, Move::base_normal(from, true, p), promo);
-    push_all(list, Move::base_normal(from, false, p), plain);
-}
-
-/// Pushes pawn moves of `us` to the squares of `to_set`, each from the square behind it.
-#[inline(always)]
-fn push_pawn_moves(list: &mut MoveList, us: Color, to_set: Bitboard, promote: bool) {
-    let p = Piece::new(PieceKind::Pawn, us);
-    for to in to_set {
-        let from = match us {
-            Color::Black => Square::from_index(to.index() + 1),
-            Color::White => Square::from_index(to.index() - 1),
-        };
-        list.push(Move::normal(from, to, promote, p));
-    }
-}
-
-/// Where a pinned piece on `from` may go: the line through it and its king (`ALL` when not pinned).
-#[inline(always)]
-fn pin_mask(pinned: Bitboard, ksq: Square, from: Square) -> Bitboard {
-    if pinned.contains(from) {
-        line(ksq, from)
-    } else {
-        Bitboard::ALL
-    }
+fn push_split(list: &mut impl MoveSink, p: Piece, from: Square, promo: Bitboard, plain: Bitboard) {
+    list.add(Move::base_normal(from, true, p), promo);
+    list.add(Move::base_normal(from, false, p), plain);
 }
 
 /// Board moves of every piece of `us` except the king, to squares of `target`, with pins against the
@@ -186,7 +214,7 @@ fn pin_mask(pinned: Bitboard, ksq: Square, from: Square) -> Bitboard {
 #[inline(always)]
 fn push_board_moves(
     pos: &Position,
-    list: &mut MoveList,
+    list: &mut impl MoveSink,
     us: Color,
     target: Bitboard,
     pinned: Bitboard,
@@ -195,74 +223,122 @@ fn push_board_moves(
     let occ = pos.occupied();
     let own = pos.pieces(us);
     let zone = Bitboard::promotion_zone(us);
+    let last = LAST_RANK[us.index()];
 
     // Pawns: the unpinned ones all at once; a pinned pawn can only advance along a file pin.
     let pawns = pos.pieces_of(us, PieceKind::Pawn);
     let mut pawn_to = pawns.and_not(pinned).forward(us) & target;
-    for from in pawns & pinned {
-        pawn_to |= pawn_attacks(us, from) & target & line(ksq, from);
-    }
+    (pawns & pinned).for_each(|from| pawn_to |= pawn_attacks(us, from) & target & line(ksq, from));
     if pawn_to.is_not_empty() {
-        push_pawn_moves(list, us, pawn_to & zone, true);
-        push_pawn_moves(list, us, pawn_to.and_not(LAST_RANK[us.index()]), false);
+        list.add_pawn_moves(us, pawn_to & zone, true);
+        list.add_pawn_moves(us, pawn_to.and_not(last), false);
     }
 
-    // Lances.
     let p = Piece::new(PieceKind::Lance, us);
-    for from in pos.pieces_of(us, PieceKind::Lance) {
-        let to = lance_attacks(us, from, occ) & target & pin_mask(pinned, ksq, from);
-        push_split(list, p, from, to & zone, to.and_not(LAST_RANK[us.index()]));
-    }
+    each_piece(
+        pos.pieces_of(us, PieceKind::Lance),
+        pinned,
+        ksq,
+        target,
+        |from, target| {
+            let to = lance_attacks(us, from, occ) & target;
+            push_split(list, p, from, to & zone, to.and_not(last));
+        },
+    );
 
-    // Knights: a pinned knight can never move (no knight move stays on a line).
+    // A pinned knight can never move (no knight move stays on a line).
     let p = Piece::new(PieceKind::Knight, us);
-    for from in pos.pieces_of(us, PieceKind::Knight).and_not(pinned) {
-        let to = knight_attacks(us, from) & target;
-        push_split(
-            list,
-            p,
-            from,
-            to & zone,
-            to.and_not(LAST_TWO_RANKS[us.index()]),
-        );
-    }
+    pos.pieces_of(us, PieceKind::Knight)
+        .and_not(pinned)
+        .for_each(|from| {
+            let to = knight_attacks(us, from) & target;
+            push_split(
+                list,
+                p,
+                from,
+                to & zone,
+                to.and_not(LAST_TWO_RANKS[us.index()]),
+            );
+        });
 
-    // Silvers.
     let p = Piece::new(PieceKind::Silver, us);
-    for from in pos.pieces_of(us, PieceKind::Silver) {
-        let to = silver_attacks(us, from) & target & pin_mask(pinned, ksq, from);
-        push_split(list, p, from, to & promotion_targets(us, from), to);
-    }
+    each_piece(
+        pos.pieces_of(us, PieceKind::Silver),
+        pinned,
+        ksq,
+        target,
+        |from, target| {
+            let to = silver_attacks(us, from) & target;
+            push_split(list, p, from, to & promotion_targets(us, from), to);
+        },
+    );
 
     // Gold and the pieces that move like it.
-    for from in pos.golds() & own {
-        let to = gold_attacks(us, from) & target & pin_mask(pinned, ksq, from);
-        push_all(list, Move::base_normal(from, false, pos.piece_at(from)), to);
-    }
+    each_piece(pos.golds() & own, pinned, ksq, target, |from, target| {
+        let to = gold_attacks(us, from) & target;
+        list.add(Move::base_normal(from, false, pos.piece_at(from)), to);
+    });
 
     // Bishops and rooks may promote; non-promotions are always legal for them.
     let p = Piece::new(PieceKind::Bishop, us);
-    for from in pos.pieces_of(us, PieceKind::Bishop) {
-        let to = bishop_attacks(from, occ) & target & pin_mask(pinned, ksq, from);
-        push_split(list, p, from, to & promotion_targets(us, from), to);
-    }
+    each_piece(
+        pos.pieces_of(us, PieceKind::Bishop),
+        pinned,
+        ksq,
+        target,
+        |from, target| {
+            let to = bishop_attacks(from, occ) & target;
+            push_split(list, p, from, to & promotion_targets(us, from), to);
+        },
+    );
     let p = Piece::new(PieceKind::Rook, us);
-    for from in pos.pieces_of(us, PieceKind::Rook) {
-        let to = rook_attacks(from, occ) & target & pin_mask(pinned, ksq, from);
-        push_split(list, p, from, to & promotion_targets(us, from), to);
-    }
+    each_piece(
+        pos.pieces_of(us, PieceKind::Rook),
+        pinned,
+        ksq,
+        target,
+        |from, target| {
+            let to = rook_attacks(from, occ) & target;
+            push_split(list, p, from, to & promotion_targets(us, from), to);
+        },
+    );
     let p = Piece::new(PieceKind::Horse, us);
-    for from in pos.pieces_of(us, PieceKind::Horse) {
-        let to =
-            (bishop_attacks(from, occ) | king_attacks(from)) & target & pin_mask(pinned, ksq, from);
-        push_all(list, Move::base_normal(from, false, p), to);
-    }
+    each_piece(
+        pos.pieces_of(us, PieceKind::Horse),
+        pinned,
+        ksq,
+        target,
+        |from, target| {
+            let to = (bishop_attacks(from, occ) | king_attacks(from)) & target;
+            list.add(Move::base_normal(from, false, p), to);
+        },
+    );
     let p = Piece::new(PieceKind::Dragon, us);
-    for from in pos.pieces_of(us, PieceKind::Dragon) {
-        let to =
-            (rook_attacks(from, occ) | king_attacks(from)) & target & pin_mask(pinned, ksq, from);
-        push_all(list, Move::base_normal(from, false, p), to);
-    }
+    each_piece(
+        pos.pieces_of(us, PieceKind::Dragon),
+        pinned,
+        ksq,
+        target,
+        |from, target| {
+            let to = (rook_attacks(from, occ) | king_attacks(from)) & target;
+            list.add(Move::base_normal(from, false, p), to);
+        },
+    );
+}
+
+/// Calls `f(from, allowed)` for each piece of `set`: `allowed` is `target`, narrowed for a pinned piece
+/// to the line through it and its king on `ksq`. Unpinned and pinned pieces are walked separately, so
+/// the common case pays no per-piece pin test.
+#[inline(always)]
+fn each_piece(
+    set: Bitboard,
+    pinned: Bitboard,
+    ksq: Square,
+    target: Bitboard,
+    mut f: impl FnMut(Square, Bitboard),
+) {
+    set.and_not(pinned).for_each(|from| f(from, target));
+    (set & pinned).for_each(|from| f(from, target & line(ksq, from)));
 }
 
 /// Is dropping a pawn of `us` on `to` (which checks the enemy king) mate? Then it is illegal.
@@ -276,7 +352,10 @@ pub fn is_pawn_drop_mate(pos: &Position, us: Color, to: Square) -> bool {
     // Can the king step anywhere safe (including onto the pawn)? The usual way out, so tested first.
     let escapes = king_attacks(eksq).and_not(pos.pieces(them));
     occ.clear(eksq);
-    if pos.unattacked_squares(us, escapes, occ).is_not_empty() {
+    if escapes
+        .and_not(pos.king_danger(us, eksq, occ))
+        .is_not_empty()
+    {
         return false;
     }
     occ.set(eksq);
@@ -297,7 +376,7 @@ pub fn is_pawn_drop_mate(pos: &Position, us: Color, to: Square) -> bool {
 
 /// Drops of `us` to the squares of `target` (which must be empty).
 #[inline(always)]
-fn push_drops(pos: &Position, list: &mut MoveList, us: Color, target: Bitboard) {
+fn push_drops(pos: &Position, list: &mut impl MoveSink, us: Color, target: Bitboard) {
     let hand = pos.hand(us);
     if hand.is_empty() || target.is_empty() {
         return;
@@ -312,15 +391,15 @@ fn push_drops(pos: &Position, list: &mut MoveList, us: Color, target: Bitboard) 
                 to_set = to_set.and_not(front);
             }
         }
-        push_all(list, Move::base_drop(PieceKind::Pawn, us), to_set);
+        list.add(Move::base_drop(PieceKind::Pawn, us), to_set);
     }
     if hand.has(PieceKind::Lance) {
         let to_set = target.and_not(LAST_RANK[us.index()]);
-        push_all(list, Move::base_drop(PieceKind::Lance, us), to_set);
+        list.add(Move::base_drop(PieceKind::Lance, us), to_set);
     }
     if hand.has(PieceKind::Knight) {
         let to_set = target.and_not(LAST_TWO_RANKS[us.index()]);
-        push_all(list, Move::base_drop(PieceKind::Knight, us), to_set);
+        list.add(Move::base_drop(PieceKind::Knight, us), to_set);
     }
     for kind in [
         PieceKind::Silver,
@@ -329,23 +408,28 @@ fn push_drops(pos: &Position, list: &mut MoveList, us: Color, target: Bitboard) 
         PieceKind::Rook,
     ] {
         if hand.has(kind) {
-            push_all(list, Move::base_drop(kind, us), target);
+            list.add(Move::base_drop(kind, us), target);
         }
     }
 }
 
 /// King moves of `us` to squares of `target` that no enemy piece attacks once the king has left.
 #[inline(always)]
-fn push_king_moves(pos: &Position, list: &mut MoveList, us: Color, ksq: Square, target: Bitboard) {
+fn push_king_moves(
+    pos: &Position,
+    list: &mut impl MoveSink,
+    us: Color,
+    ksq: Square,
+    target: Bitboard,
+) {
     let cand = king_attacks(ksq) & target;
     if cand.is_empty() {
         return;
     }
     let mut occ = pos.occupied();
     occ.clear(ksq);
-    let safe = pos.unattacked_squares(us.flip(), cand, occ);
-    push_all(
-        list,
+    let safe = cand.and_not(pos.king_danger(us.flip(), ksq, occ));
+    list.add(
         Move::base_normal(ksq, false, Piece::new(PieceKind::King, us)),
         safe,
     );
@@ -353,8 +437,32 @@ fn push_king_moves(pos: &Position, list: &mut MoveList, us: Color, ksq: Square, 
 
 /// Every legal move.
 pub fn generate_legal(pos: &Position, list: &mut MoveList) {
+    legal_into(pos, list);
+}
+
+/// The number of legal moves, without building them.
+pub fn count_legal(pos: &Position) -> usize {
+    let mut counter = MoveCounter(0);
+    legal_into(pos, &mut counter);
+    counter.0
+}
+
+/// The number of legal moves of a side in check (0: mated), without building them.
+pub fn count_evasions(pos: &Position) -> usize {
+    let mut counter = MoveCounter(0);
+    evasions_into(pos, &mut counter);
+    counter.0
+}
+
+/// Every legal move when the side to move is in check.
+pub fn generate_evasions(pos: &Position, list: &mut MoveList) {
+    evasions_into(pos, list);
+}
+
+#[inline(always)]
+fn legal_into(pos: &Position, list: &mut impl MoveSink) {
     if pos.in_check() {
-        generate_evasions(pos, list);
+        evasions_into(pos, list);
         return;
     }
     let us = pos.side_to_move();
@@ -377,8 +485,8 @@ pub fn generate_legal(pos: &Position, list: &mut MoveList) {
     push_drops(pos, list, us, !pos.occupied());
 }
 
-/// Every legal move when the side to move is in check.
-pub fn generate_evasions(pos: &Position, list: &mut MoveList) {
+#[inline(always)]
+fn evasions_into(pos: &Position, list: &mut impl MoveSink) {
     let us = pos.side_to_move();
     let Some(ksq) = pos.king_square(us) else {
         return;
@@ -504,20 +612,48 @@ pub fn generate_checks(pos: &Position, list: &mut MoveList) {
     }
 }
 
-/// Counts the leaf nodes of the legal move tree to `depth` (bulk-counting the last ply).
+/// Counts the leaf nodes of the legal move tree to `depth` (bulk-counting the last ply: `count_legal`).
 pub fn perft(pos: &mut Position, depth: u32) -> u64 {
+    #[cfg(target_arch = "x86_64")]
+    if std::arch::is_x86_feature_detected!("popcnt") {
+        // SAFETY: `perft_popcnt` is only compiled for the `popcnt` feature in addition to the build's
+        // baseline, and the CPU has just been checked to support it.
+        return unsafe { perft_popcnt(pos, depth) };
+    }
+    perft_baseline(pos, depth)
+}
+
+/// `perft` for the build's baseline instruction set.
+fn perft_baseline(pos: &mut Position, depth: u32) -> u64 {
+    perft_node(pos, depth, perft_baseline)
+}
+
+/// `perft` with the generators inlined into code that may use the `popcnt` instruction: bulk counting
+/// is a sum of bitboard popcounts, which the x86-64 baseline can only do with a 30-instruction bit
+/// trick per `u128`.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "popcnt")]
+fn perft_popcnt(pos: &mut Position, depth: u32) -> u64 {
+    perft_node(pos, depth, |p, d| perft_popcnt(p, d))
+}
+
+/// One perft node; `recurse` is the perft flavour to call for the children.
+#[inline(always)]
+fn perft_node(pos: &mut Position, depth: u32, recurse: impl Fn(&mut Position, u32) -> u64) -> u64 {
     if depth == 0 {
         return 1;
     }
-    let mut list = MoveList::new();
-    generate_legal(pos, &mut list);
     if depth == 1 {
-        return list.len() as u64;
+        let mut counter = MoveCounter(0);
+        legal_into(pos, &mut counter);
+        return counter.0 as u64;
     }
+    let mut list = MoveList::new();
+    legal_into(pos, &mut list);
     let mut n = 0;
     for &m in list.iter() {
         pos.do_move(m);
-        n += perft(pos, depth - 1);
+        n += recurse(pos, depth - 1);
         pos.undo_move(m);
     }
     n
