@@ -41,6 +41,7 @@ enum Command {
     /// Run problem files (id, sfen, expected, pv, note; tab separated) and count solved, wrong and
     /// timed-out problems. Exits with 1 if any answer was wrong.
     Bench {
+        /// Problem files, e.g. ../shared/problems/*.tsv.
         #[arg(required = true)]
         files: Vec<PathBuf>,
         /// Time limit per problem in milliseconds; 0 = none.

@@ -143,6 +143,30 @@ impl Bitboard {
         Bitboard(self.0 & !other.0)
     }
 
+    /// Every square one step forward for `c` (towards `c`'s far rank), as pawns of `c` would move.
+    /// Squares on `c`'s far rank fall off the board or onto the far end of the neighbouring file, so
+    /// callers pass sets with none there (pawns never stand on their last rank).
+    #[inline(always)]
+    pub const fn forward(self, c: Color) -> Bitboard {
+        match c {
+            Color::Black => Bitboard(self.0 >> 1),
+            Color::White => Bitboard((self.0 << 1) & ALL_BITS),
+        }
+    }
+
+    /// The files with no square of `self`, filled, for a set with **at most one square per file** (the
+    /// unpromoted pawns of one colour): where the two-pawn rule lets that colour drop a pawn.
+    ///
+    /// Branch-free: per file, `rank9 - pawn` borrows out of the rank-9 bit unless the file is empty (one
+    /// bit per file means no borrow crosses into the next file), and the surviving rank-9 bits are then
+    /// smeared down their files.
+    #[inline(always)]
+    pub const fn empty_files(self) -> Bitboard {
+        const RANK9: u128 = Bitboard::rank(9).0;
+        let free = RANK9.wrapping_sub(self.0) & RANK9;
+        Bitboard(free | (free - (free >> 8)))
+    }
+
     /// One bit per file that has a square in `self`, as a 9-bit mask (bit `f-1` for file `f`).
     #[inline(always)]
     pub fn files_mask(self) -> u16 {
@@ -242,8 +266,36 @@ mod tests {
             b.set(Square::from_index(i));
         }
         assert_eq!(b.count(), 4);
-        assert_eq!(b.map(|s| s.index()).collect::<Vec<_>>(), vec![0, 63, 64, 80]);
+        assert_eq!(
+            b.map(|s| s.index()).collect::<Vec<_>>(),
+            vec![0, 63, 64, 80]
+        );
         assert!((!Bitboard::EMPTY).count() == 81);
+    }
+
+    #[test]
+    fn empty_files_fills_pawnless_files() {
+        let sq = |f, r| Square::new(f, r).unwrap();
+        assert_eq!(Bitboard::EMPTY.empty_files(), Bitboard::ALL);
+        let pawns = Bitboard::from_square(sq(1, 9))
+            | Bitboard::from_square(sq(5, 1))
+            | Bitboard::from_square(sq(9, 4));
+        let expect = Bitboard::from_files_mask(!pawns.files_mask() & 0x1ff);
+        assert_eq!(pawns.empty_files(), expect);
+        for f in 1..=9u8 {
+            for r in 1..=9u8 {
+                let b = Bitboard::from_square(sq(f, r));
+                assert_eq!(b.empty_files(), !Bitboard::file(f));
+            }
+        }
+        assert_eq!(
+            Bitboard::from_square(sq(5, 5)).forward(Color::Black),
+            Bitboard::from_square(sq(5, 4))
+        );
+        assert_eq!(
+            Bitboard::from_square(sq(5, 5)).forward(Color::White),
+            Bitboard::from_square(sq(5, 6))
+        );
     }
 
     #[test]

@@ -134,10 +134,7 @@ impl Hand {
 
     /// The total number of pieces.
     pub fn total(self) -> u32 {
-        PieceKind::HAND
-            .iter()
-            .map(|&k| self.count(k) as u32)
-            .sum()
+        PieceKind::HAND.iter().map(|&k| self.count(k) as u32).sum()
     }
 
     /// The kinds with a non-zero count.

@@ -196,6 +196,48 @@ impl Position {
             & own
     }
 
+    /// The squares of `cand` that no piece of colour `c` attacks, given the occupancy `occ`: the king
+    /// step test (callers pass the king's neighbours, with the king lifted out of `occ`).
+    ///
+    /// Square by square, but with the attacker sets hoisted out of the loop and the sliders behind an
+    /// empty-board pre-test, so that the common case (no enemy slider on any line through the square)
+    /// costs a handful of table look-ups.
+    #[inline]
+    pub fn unattacked_squares(&self, c: Color, cand: Bitboard, occ: Bitboard) -> Bitboard {
+        let them = c.flip();
+        let own = self.pieces(c);
+        let pawns = self.kind_bb(PieceKind::Pawn) & own;
+        let knights = self.kind_bb(PieceKind::Knight) & own;
+        let silvers = self.kind_bb(PieceKind::Silver) & own;
+        let golds = self.golds() & own;
+        let kings = (self.kind_bb(PieceKind::King)
+            | self.kind_bb(PieceKind::Horse)
+            | self.kind_bb(PieceKind::Dragon))
+            & own;
+        let lances = self.kind_bb(PieceKind::Lance) & own;
+        let bishops = self.bishop_like() & own;
+        let rooks = self.rook_like() & own;
+        // Enemy pawns attack the square in front of each of them: all at once.
+        let mut safe = cand.and_not(pawns.forward(c));
+        for sq in safe {
+            let steps = (knight_attacks(them, sq) & knights)
+                | (silver_attacks(them, sq) & silvers)
+                | (gold_attacks(them, sq) & golds)
+                | (king_attacks(sq) & kings);
+            let attacked = steps.is_not_empty()
+                || ((lance_pseudo(them, sq) & lances).is_not_empty()
+                    && (lance_attacks(them, sq, occ) & lances).is_not_empty())
+                || ((bishop_pseudo(sq) & bishops).is_not_empty()
+                    && (bishop_attacks(sq, occ) & bishops).is_not_empty())
+                || ((rook_pseudo(sq) & rooks).is_not_empty()
+                    && (rook_attacks(sq, occ) & rooks).is_not_empty());
+            if attacked {
+                safe.clear(sq);
+            }
+        }
+        safe
+    }
+
     /// Whether `c` attacks `sq` with the current occupancy.
     #[inline]
     pub fn is_attacked(&self, c: Color, sq: Square) -> bool {
@@ -220,7 +262,8 @@ impl Position {
         let mut result = Bitboard::EMPTY;
         for s in self.snipers(c, target) {
             let b = between(s, target) & occ;
-            if b.is_not_empty() && !b.has_more_than_one() {
+            if !b.has_more_than_one() {
+                // Empty (a checker) adds nothing.
                 result |= b;
             }
         }
@@ -241,6 +284,42 @@ impl Position {
             Some(k) => self.attackers_to(self.side.flip(), k, self.occupied()),
             None => Bitboard::EMPTY,
         }
+    }
+
+    /// The checkers of the side to move right after `m` was played by the other side, derived from the
+    /// move instead of a full `attackers_to`: before the move the mover's opponent was not in check, so
+    /// a checker is either the piece that landed on `to` (direct check) or a slider of the mover whose
+    /// line to the king ran through `from` (discovered check).
+    #[inline(always)]
+    fn checkers_after(&self, m: Move) -> Bitboard {
+        let Some(k) = self.king_square(self.side) else {
+            return Bitboard::EMPTY;
+        };
+        let mover = self.side.flip();
+        let occ = self.occupied();
+        let to = m.to();
+        let mut checkers = if piece_attacks_square(m.kind_after(), mover, to, k, occ) {
+            Bitboard::from_square(to)
+        } else {
+            Bitboard::EMPTY
+        };
+        if !m.is_drop() {
+            let from = m.from();
+            if let Some(d) = direction(k, from) {
+                // What the king sees in that direction, and whether it is one of the mover's sliders
+                // that attack along it (lances only point one way along a file).
+                let seen = ray_attacks(d, k, occ) & self.pieces(mover);
+                let sliders = if d.is_diagonal() {
+                    self.bishop_like()
+                } else if d.is_lance_direction(self.side) {
+                    self.rook_like() | self.kind_bb(PieceKind::Lance)
+                } else {
+                    self.rook_like()
+                };
+                checkers |= seen & sliders;
+            }
+        }
+        checkers
     }
 
     /// Whether the move (assumed legal here) checks the opponent king.
@@ -306,13 +385,7 @@ impl Position {
     pub fn do_move(&mut self, m: Move) {
         let us = self.side;
         let mut captured = Piece::EMPTY;
-        self.history.push(StateInfo {
-            board_key: self.board_key,
-            hand_key: self.hand_key,
-            checkers: self.checkers,
-            captured,
-            mv: m,
-        });
+        let (board_key, hand_key) = (self.board_key, self.hand_key);
         let to = m.to();
         if m.is_drop() {
             self.hand_remove(us, m.drop_kind());
@@ -328,20 +401,23 @@ impl Position {
                     self.king[us.flip().index()] = None;
                 }
             }
-            let moved = if m.is_promotion() {
-                Piece::new(p.kind().promoted(), us)
-            } else {
-                p
-            };
+            let moved = if m.is_promotion() { p.promoted() } else { p };
             self.put(moved, to);
             if p.kind() == PieceKind::King {
                 self.king[us.index()] = Some(to);
             }
         }
-        self.history.last_mut().expect("just pushed").captured = captured;
+        self.history.push(StateInfo {
+            board_key,
+            hand_key,
+            checkers: self.checkers,
+            captured,
+            mv: m,
+        });
         self.side = us.flip();
         self.board_key ^= zobrist::side();
-        self.checkers = self.compute_checkers();
+        self.checkers = self.checkers_after(m);
+        debug_assert_eq!(self.checkers, self.compute_checkers(), "{m}");
     }
 
     /// Takes back the last move played (which must be `m`).

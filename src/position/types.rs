@@ -198,29 +198,13 @@ impl PieceKind {
     /// The promoted kind; `self` for kinds that do not promote.
     #[inline(always)]
     pub const fn promoted(self) -> PieceKind {
-        match self {
-            PieceKind::Pawn => PieceKind::ProPawn,
-            PieceKind::Lance => PieceKind::ProLance,
-            PieceKind::Knight => PieceKind::ProKnight,
-            PieceKind::Silver => PieceKind::ProSilver,
-            PieceKind::Bishop => PieceKind::Horse,
-            PieceKind::Rook => PieceKind::Dragon,
-            k => k,
-        }
+        PROMOTED[self as usize]
     }
 
     /// The kind a captured piece becomes in hand (promoted pieces revert).
     #[inline(always)]
     pub const fn unpromoted(self) -> PieceKind {
-        match self {
-            PieceKind::ProPawn => PieceKind::Pawn,
-            PieceKind::ProLance => PieceKind::Lance,
-            PieceKind::ProKnight => PieceKind::Knight,
-            PieceKind::ProSilver => PieceKind::Silver,
-            PieceKind::Horse => PieceKind::Bishop,
-            PieceKind::Dragon => PieceKind::Rook,
-            k => k,
-        }
+        UNPROMOTED[self as usize]
     }
 
     #[inline(always)]
@@ -236,6 +220,58 @@ impl PieceKind {
         PieceKind::from_u8(k as u8).expect("same numbering")
     }
 }
+
+/// `KIND_OF[v & 15]`: the kind with discriminant `v`, for every 4-bit value. Slots 0 and 15 hold no kind;
+/// they are filled with `Pawn` so that the look-up needs no branch (callers never read them: `Piece::kind`
+/// is only called on non-empty pieces).
+const KIND_OF: [PieceKind; 16] = {
+    let mut t = [PieceKind::Pawn; 16];
+    let mut i = 0;
+    while i < 14 {
+        t[i + 1] = PieceKind::ALL[i];
+        i += 1;
+    }
+    t
+};
+
+/// `PROMOTED[k]` / `UNPROMOTED[k]`, indexed by discriminant (slot 0 unused): one load instead of a match.
+const PROMOTED: [PieceKind; PieceKind::NUM] = {
+    let mut t = [PieceKind::Pawn; PieceKind::NUM];
+    let mut i = 0;
+    while i < 14 {
+        let k = PieceKind::ALL[i];
+        t[k as usize] = match k {
+            PieceKind::Pawn => PieceKind::ProPawn,
+            PieceKind::Lance => PieceKind::ProLance,
+            PieceKind::Knight => PieceKind::ProKnight,
+            PieceKind::Silver => PieceKind::ProSilver,
+            PieceKind::Bishop => PieceKind::Horse,
+            PieceKind::Rook => PieceKind::Dragon,
+            k => k,
+        };
+        i += 1;
+    }
+    t
+};
+
+const UNPROMOTED: [PieceKind; PieceKind::NUM] = {
+    let mut t = [PieceKind::Pawn; PieceKind::NUM];
+    let mut i = 0;
+    while i < 14 {
+        let k = PieceKind::ALL[i];
+        t[k as usize] = match k {
+            PieceKind::ProPawn => PieceKind::Pawn,
+            PieceKind::ProLance => PieceKind::Lance,
+            PieceKind::ProKnight => PieceKind::Knight,
+            PieceKind::ProSilver => PieceKind::Silver,
+            PieceKind::Horse => PieceKind::Bishop,
+            PieceKind::Dragon => PieceKind::Rook,
+            k => k,
+        };
+        i += 1;
+    }
+    t
+};
 
 /// A coloured piece: `kind | color << 4`, the same numbering as `shogi_core::Piece` (1..=14 black,
 /// 17..=30 white). `Piece::EMPTY` (0) marks an empty board square.
@@ -256,18 +292,26 @@ impl Piece {
         self.0 == 0
     }
 
-    /// Only for non-empty pieces.
+    /// Only for non-empty pieces (an empty square reads as a pawn).
     #[inline(always)]
     pub const fn kind(self) -> PieceKind {
-        match PieceKind::from_u8(self.0 & 15) {
-            Some(k) => k,
-            None => panic!("kind() of an empty square"),
-        }
+        debug_assert!(self.0 != 0, "kind() of an empty square");
+        KIND_OF[(self.0 & 15) as usize]
+    }
+
+    /// The same piece promoted (its own kind if it cannot promote).
+    #[inline(always)]
+    pub const fn promoted(self) -> Piece {
+        Piece::new(self.kind().promoted(), self.color())
     }
 
     #[inline(always)]
     pub const fn color(self) -> Color {
-        if self.0 & 16 != 0 { Color::White } else { Color::Black }
+        if self.0 & 16 != 0 {
+            Color::White
+        } else {
+            Color::Black
+        }
     }
 
     #[inline(always)]
@@ -321,6 +365,26 @@ impl Move {
                 | Self::DROP
                 | (Piece::new(kind, color).0 as u32) << 16,
         )
+    }
+
+    /// The move with `to` and promotion bits `to_bits` (`to | promote << 14`) added to `base`, a move
+    /// with from/piece (or drop kind/piece) set and a zero `to`: the generators build the part shared by
+    /// one piece's moves once.
+    #[inline(always)]
+    pub(crate) const fn with_to(base: u32, to: Square) -> Move {
+        Move(base | to.0 as u32)
+    }
+
+    /// The `base` of `with_to` for board moves of `piece` from `from`, with or without promotion.
+    #[inline(always)]
+    pub(crate) const fn base_normal(from: Square, promote: bool, piece: Piece) -> u32 {
+        Move::normal(from, Square(0), promote, piece).0
+    }
+
+    /// The `base` of `with_to` for drops.
+    #[inline(always)]
+    pub(crate) const fn base_drop(kind: PieceKind, color: Color) -> u32 {
+        Move::drop(kind, Square(0), color).0
     }
 
     #[inline(always)]
@@ -448,13 +512,24 @@ mod tests {
     #[test]
     fn move_packs_fields() {
         let p = Piece::new(PieceKind::Silver, Color::White);
-        let m = Move::normal(Square::new(3, 3).unwrap(), Square::new(4, 4).unwrap(), true, p);
+        let m = Move::normal(
+            Square::new(3, 3).unwrap(),
+            Square::new(4, 4).unwrap(),
+            true,
+            p,
+        );
         assert_eq!(m.to_usi(), "3c4d+");
         assert_eq!(m.piece(), p);
         assert_eq!(m.kind_after(), PieceKind::ProSilver);
         let d = Move::drop(PieceKind::Gold, Square::new(5, 2).unwrap(), Color::Black);
         assert_eq!(d.to_usi(), "G*5b");
         assert!(d.is_drop());
-        assert_eq!(Piece::new(PieceKind::Rook, Color::White).to_core().unwrap().as_u8(), 23);
+        assert_eq!(
+            Piece::new(PieceKind::Rook, Color::White)
+                .to_core()
+                .unwrap()
+                .as_u8(),
+            23
+        );
     }
 }
