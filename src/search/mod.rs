@@ -103,14 +103,15 @@ pub fn problem_position(root: &Position) -> Position {
     pos
 }
 
-/// Checks a mating line: every attacker move is legal and checks, every defender move is legal, and the
-/// final position is mate (the last move is not a pawn drop). Used before any `checkmate` is printed.
+/// Checks a mating line in `problem_position(root)`: every attacker move is legal and checks, every
+/// defender move is legal, and the final position is mate (the last move is not a pawn drop). Used
+/// before any `checkmate` is printed.
 pub fn verify_mate_line(root: &Position, line: &[Move]) -> bool {
     use crate::position::movegen::{MoveList, generate_checks, generate_evasions};
-    if line.is_empty() || line.len() % 2 == 0 {
+    if line.len().is_multiple_of(2) {
         return false;
     }
-    let mut pos = root.clone();
+    let mut pos = problem_position(root);
     for (i, &m) in line.iter().enumerate() {
         let mut list = MoveList::new();
         if i % 2 == 0 {
