@@ -117,9 +117,8 @@ impl Search {
                 elapsed: start.elapsed(),
             };
         }
-        let mut pos = root.clone();
+        let pos = super::problem_position(root);
         let attacker = pos.side_to_move();
-        pos.give_rest_to(attacker.flip());
         let mut d = Dfpn {
             tt: &mut self.tt,
             pos,

@@ -73,8 +73,8 @@ impl Solver {
         self.search.clear();
     }
 
-    /// Searches for a mate of the side to move in `root`. The defender (the side not to move) gets every
-    /// piece that is neither on the board nor in a hand, as tsume convention has it. A position whose
+    /// Searches for a mate of the side to move in `problem_position(root)` (see there for who holds the
+    /// pieces missing from the SFEN). A position whose
     /// defender has no king has no mate (`NoMate`); front ends should refuse it before calling.
     ///
     /// Returns when the root is proven or disproven, when a limit is reached, or soon after `stop`
@@ -90,14 +90,28 @@ impl Solver {
     }
 }
 
-/// Checks a mating line: every attacker move is legal and checks, every defender move is legal, and the
-/// final position is mate (the last move is not a pawn drop). Used before any `checkmate` is printed.
+/// The position a mate search actually solves: in a tsume problem (the attacker has no king) the
+/// defender holds every piece that is neither on the board nor in the attacker's hand, whatever the
+/// SFEN lists; a position with both kings (a game position) is taken as given. Mating lines are legal
+/// in this position, so they are verified against it.
+pub fn problem_position(root: &Position) -> Position {
+    let mut pos = root.clone();
+    let attacker = pos.side_to_move();
+    if pos.king_square(attacker).is_none() {
+        pos.give_rest_to(attacker.flip());
+    }
+    pos
+}
+
+/// Checks a mating line in `problem_position(root)`: every attacker move is legal and checks, every
+/// defender move is legal, and the final position is mate (the last move is not a pawn drop). Used
+/// before any `checkmate` is printed.
 pub fn verify_mate_line(root: &Position, line: &[Move]) -> bool {
     use crate::position::movegen::{MoveList, generate_checks, generate_evasions};
-    if line.is_empty() || line.len() % 2 == 0 {
+    if line.len().is_multiple_of(2) {
         return false;
     }
-    let mut pos = root.clone();
+    let mut pos = problem_position(root);
     for (i, &m) in line.iter().enumerate() {
         let mut list = MoveList::new();
         if i % 2 == 0 {

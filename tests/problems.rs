@@ -1,0 +1,208 @@
+//! Problem-set correctness: the solver against the known answers in `tests/data/` (copies of
+//! `../shared/problems/`). Every mate it returns is checked move by move; a wrong answer of any kind
+//! fails the test with the problem's id.
+//!
+//! Release mode keeps this to a few seconds; the long Zukou problems belong to `kanju bench`.
+
+mod common;
+
+use common::{Expected, Problem, load_problems, two_pawns_on_a_file};
+use kanju::position::Position;
+use kanju::search::{MateOutcome, SearchLimits, Solver, verify_mate_line};
+use std::sync::atomic::AtomicBool;
+use std::time::Duration;
+
+/// Generous: every short problem takes milliseconds; hitting this is a failure, not a pass.
+const LIMIT: Duration = Duration::from_secs(20);
+
+fn solve(solver: &mut Solver, pos: &Position) -> MateOutcome {
+    let limits = SearchLimits {
+        time: Some(LIMIT),
+        ..SearchLimits::default()
+    };
+    solver.clear();
+    solver
+        .solve(pos, &limits, &AtomicBool::new(false), &mut |_| {})
+        .outcome
+}
+
+/// What is wrong with the solver's answer to `p`, if anything.
+fn judge(p: &Problem, pos: &Position, outcome: &MateOutcome) -> Option<String> {
+    let mate_len = |line: &Vec<_>| {
+        if verify_mate_line(pos, line) {
+            Ok(line.len() as u32)
+        } else {
+            Err(format!("mate line fails verification: {line:?}"))
+        }
+    };
+    match (p.expected, outcome) {
+        (_, MateOutcome::Timeout) => Some("timeout".into()),
+        (Expected::Mate(n), MateOutcome::Mate(line)) => match mate_len(line) {
+            Err(e) => Some(e),
+            // The labels are exact minimax lengths: a shorter forced line would contradict them.
+            Ok(len) if len < n => Some(format!("mate in {len}, shorter than the minimax {n}")),
+            Ok(_) => None,
+        },
+        (Expected::MateUnknown, MateOutcome::Mate(line)) => mate_len(line).err(),
+        (Expected::NoMateWithin(n), MateOutcome::Mate(line)) => match mate_len(line) {
+            Err(e) => Some(e),
+            Ok(len) if len <= n => Some(format!("mate in {len}, but none exists within {n}")),
+            Ok(_) => None,
+        },
+        (Expected::NoMate | Expected::NoMateWithin(_), MateOutcome::NoMate) => None,
+        (Expected::Mate(_) | Expected::MateUnknown, MateOutcome::NoMate) => {
+            Some("nomate on a mate".into())
+        }
+        (Expected::NoMate, MateOutcome::Mate(line)) => Some(format!("mate {line:?} on a nomate")),
+    }
+}
+
+/// Solves every row of the files; illegal rows (two pawns on a file) must be refused instead.
+fn check_files(files: &[&'static str]) {
+    let mut solver = Solver::new(64);
+    let mut failures = vec![];
+    let mut solved = 0;
+    for &file in files {
+        for p in load_problems(file) {
+            let parsed = Position::from_sfen(&p.sfen);
+            if two_pawns_on_a_file(&p.sfen) {
+                assert!(
+                    parsed.is_err(),
+                    "{}: a two-pawn position was accepted",
+                    p.id
+                );
+                continue;
+            }
+            let pos = parsed.unwrap_or_else(|e| panic!("{}: {e}", p.id));
+            let outcome = solve(&mut solver, &pos);
+            match judge(&p, &pos, &outcome) {
+                Some(why) => failures.push(format!("{} ({}): {why}", p.id, p.sfen)),
+                None => solved += 1,
+            }
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} wrong of {}:\n{}",
+        failures.len(),
+        failures.len() + solved,
+        failures.join("\n")
+    );
+    assert!(solved > 0, "no problem was checked");
+}
+
+#[test]
+fn tanuki_mates_1_to_11() {
+    check_files(&["tanuki.tsv"]);
+}
+
+#[test]
+fn yaneuraou_mates_3_5_7() {
+    check_files(&[
+        "yaneuraou-mate3.tsv",
+        "yaneuraou-mate5.tsv",
+        "yaneuraou-mate7.tsv",
+    ]);
+}
+
+#[test]
+fn edge_cases_mates_and_nomates() {
+    check_files(&["edge-cases.tsv"]);
+}
+
+#[test]
+fn nomate_rows_are_proven_nomate() {
+    // The starting position, and a position whose only "mate" is a perpetual check.
+    let mut solver = Solver::new(16);
+    let rows: Vec<Problem> = load_problems("edge-cases.tsv")
+        .into_iter()
+        .filter(|p| p.expected == Expected::NoMate)
+        .collect();
+    assert!(rows.len() >= 2);
+    for p in rows {
+        let pos = Position::from_sfen(&p.sfen).unwrap();
+        assert_eq!(solve(&mut solver, &pos), MateOutcome::NoMate, "{}", p.id);
+    }
+}
+
+/// Zukou problems that take well under a second: long mates (15 to 51 plies) with many
+/// interpositions. Their recorded lengths follow the futile-interposition rule, not strict minimax, so
+/// only the line's validity is asserted.
+#[test]
+fn quick_zukou_problems() {
+    let ids = [
+        "zuko002", "zuko005", "zuko011", "zuko013", "zuko018", "zuko042", "zuko066", "zuko085",
+    ];
+    let mut solver = Solver::new(128);
+    for p in load_problems("zukou.tsv") {
+        if !ids.contains(&p.id.as_str()) {
+            continue;
+        }
+        let pos = Position::from_sfen(&p.sfen).unwrap();
+        match solve(&mut solver, &pos) {
+            MateOutcome::Mate(line) => {
+                assert!(verify_mate_line(&pos, &line), "{}: {line:?}", p.id)
+            }
+            other => panic!("{}: {other:?}", p.id),
+        }
+    }
+}
+
+/// The attacker to move may itself be in check: its moves must then both evade and check.
+#[test]
+fn root_attacker_in_check() {
+    let mut solver = Solver::new(16);
+    for file in [
+        "yaneuraou-mate3.tsv",
+        "yaneuraou-mate5.tsv",
+        "yaneuraou-mate7.tsv",
+    ] {
+        for p in load_problems(file) {
+            let pos = Position::from_sfen(&p.sfen).unwrap();
+            if pos.in_check() {
+                let outcome = solve(&mut solver, &pos);
+                assert_eq!(judge(&p, &pos, &outcome), None, "{}", p.id);
+            }
+        }
+    }
+    // The data may hold none: a hand-made one. Black's king on 1i is checked by the lance on 1e;
+    // taking it with the rook (9e1e) evades and mates White's king, boxed in on 1a.
+    let pos = Position::from_sfen("7lk/7p1/9/9/R7l/9/9/9/8K b - 1").unwrap();
+    assert!(pos.in_check());
+    match solve(&mut solver, &pos) {
+        MateOutcome::Mate(line) => {
+            assert_eq!(
+                line.iter().map(|m| m.to_usi()).collect::<Vec<_>>(),
+                ["9e1e"]
+            );
+            assert!(verify_mate_line(&pos, &line));
+        }
+        other => panic!("{other:?}"),
+    }
+}
+
+/// Tsume convention: when the attacker has no king, the pieces missing from the SFEN belong to the
+/// defender. White's king on 9a is boxed in by its own lance and pawn: with an empty hand R*9e is mate,
+/// but White holds the rest of the set (pawns among them) and can block.
+#[test]
+fn missing_pieces_go_to_the_defender_in_tsume_only() {
+    let mut solver = Solver::new(16);
+    let tsume = Position::from_sfen("kl7/1p7/9/9/9/9/9/9/9 b R 1").unwrap();
+    match solve(&mut solver, &tsume) {
+        MateOutcome::Mate(line) => {
+            assert!(line.len() > 1, "{line:?}");
+            assert!(verify_mate_line(&tsume, &line));
+        }
+        MateOutcome::NoMate => {}
+        MateOutcome::Timeout => panic!("timeout"),
+    }
+    // With both kings on the board it is a game position: hands are exactly as written.
+    let game = Position::from_sfen("kl7/1p7/9/9/9/9/9/9/8K b R 1").unwrap();
+    match solve(&mut solver, &game) {
+        MateOutcome::Mate(line) => {
+            assert_eq!(line.len(), 1, "{line:?}");
+            assert!(verify_mate_line(&game, &line));
+        }
+        other => panic!("{other:?}"),
+    }
+}
