@@ -87,12 +87,29 @@ fn main() -> ExitCode {
                 kanju::usi::run(std::io::BufReader::new(std::io::stdin()), std::io::stdout());
             ExitCode::from(code as u8)
         }
-        Some(Command::Solve {
+        // The solvers recurse once per ply: they run on a thread with a stack big enough for any mate.
+        Some(command) => std::thread::Builder::new()
+            .name("kanju".into())
+            .stack_size(kanju::search::SEARCH_STACK_BYTES)
+            .spawn(move || run_command(command))
+            .map_or_else(
+                |e| {
+                    eprintln!("error: cannot start a thread: {e}");
+                    ExitCode::from(2)
+                },
+                |h| h.join().unwrap_or(ExitCode::FAILURE),
+            ),
+    }
+}
+
+fn run_command(command: Command) -> ExitCode {
+    match command {
+        Command::Solve {
             sfens,
             time_ms,
             hash_mb,
             json,
-        }) => solve(
+        } => solve(
             &sfens,
             &SolveOptions {
                 time_ms,
@@ -100,14 +117,14 @@ fn main() -> ExitCode {
                 json,
             },
         ),
-        Some(Command::Bench {
+        Command::Bench {
             files,
             time_ms,
             hash_mb,
             filter,
             limit,
             verbose,
-        }) => bench(
+        } => bench(
             &files,
             &BenchOptions {
                 time_ms,
@@ -117,7 +134,7 @@ fn main() -> ExitCode {
                 verbose,
             },
         ),
-        Some(Command::Perft { depth, sfen }) => perft(depth, &sfen),
+        Command::Perft { depth, sfen } => perft(depth, &sfen),
     }
 }
 

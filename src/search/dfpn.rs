@@ -15,7 +15,7 @@ use super::frontier::{self, AndLook, OrLook};
 use super::tt::{FLAG_PATH_DEPENDENT, INF, PN_MAX, PnDn, Table};
 use super::{MateOutcome, SearchInfo, SearchLimits, SolveResult};
 use crate::position::movegen::{MoveList, generate_checks, generate_evasions};
-use crate::position::{Bitboard, Color, Hand, Move, PieceKind, Position, attacks};
+use crate::position::{Bitboard, Color, Hand, Move, PieceKind, Position};
 use std::collections::HashSet;
 use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -23,7 +23,7 @@ use std::time::{Duration, Instant};
 
 /// Deeper than any known problem (Microcosmos is 1525 plies). Reaching it makes the node count as
 /// unsolved on this path, and the search never claims "no mate" afterwards.
-const MAX_PLY: u32 = 3000;
+pub const MAX_PLY: u32 = 3000;
 /// Limits are polled every this many nodes.
 const POLL_INTERVAL: u64 = 1024;
 
@@ -252,8 +252,7 @@ impl Dfpn<'_> {
                 && (Bitboard::promotion_zone(attacker).contains(m.to())
                     || Bitboard::promotion_zone(attacker).contains(m.from()))
         } else {
-            // Interpositions: a drop or a non-king move onto the checking line.
-            gap.contains(m.to()) && (m.is_drop() || m.piece().kind() != PieceKind::King)
+            frontier::is_interposition(m, gap)
         }
     }
 
@@ -269,11 +268,10 @@ impl Dfpn<'_> {
             generate_evasions(&self.pos, moves);
         }
         // The checking line, for spotting interpositions.
-        let gap = match (or_node, self.pos.king_square(self.attacker.flip())) {
-            (false, Some(k)) if !self.pos.checkers().has_more_than_one() => {
-                attacks::between(self.pos.checkers().first(), k)
-            }
-            _ => Bitboard::EMPTY,
+        let gap = if or_node {
+            Bitboard::EMPTY
+        } else {
+            frontier::check_gap(&self.pos, self.attacker)
         };
         for i in 0..moves.len() {
             let m = moves[i];

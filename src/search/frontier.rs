@@ -16,7 +16,8 @@ use crate::position::{Bitboard, Color, Hand, Move, PieceKind, Position, attacks}
 pub enum AndLook {
     /// No evasion: mate. The proof hand the mate needs.
     Mated(Hand),
-    /// This many legal evasions.
+    /// This many legal evasions, counting all interpositions as one (they are aggregated with `max`
+    /// by the search, so this is the proof number the node starts from).
     Evasions(usize),
 }
 
@@ -25,10 +26,30 @@ pub fn look_and(pos: &Position, attacker: Color, buf: &mut MoveList) -> AndLook 
     buf.clear();
     generate_evasions(pos, buf);
     if buf.is_empty() {
-        AndLook::Mated(and_proof_extra(pos, attacker))
-    } else {
-        AndLook::Evasions(buf.len())
+        return AndLook::Mated(and_proof_extra(pos, attacker));
     }
+    let gap = check_gap(pos, attacker);
+    let blocks = buf.iter().filter(|&&m| is_interposition(m, gap)).count();
+    AndLook::Evasions(buf.len() - blocks + usize::from(blocks > 0))
+}
+
+/// The empty squares between the defender's king and a single distant checker (where interpositions
+/// go); empty for a contact check or a double check.
+pub fn check_gap(pos: &Position, attacker: Color) -> Bitboard {
+    let checkers = pos.checkers();
+    match pos.king_square(attacker.flip()) {
+        Some(k) if checkers.is_not_empty() && !checkers.has_more_than_one() => {
+            attacks::between(checkers.first(), k)
+        }
+        _ => Bitboard::EMPTY,
+    }
+}
+
+/// A defender move that blocks the check: a drop, or a move by a piece other than the king, onto the
+/// checking line.
+#[inline]
+pub fn is_interposition(m: Move, gap: Bitboard) -> bool {
+    gap.contains(m.to()) && (m.is_drop() || m.piece().kind() != PieceKind::King)
 }
 
 /// What a look at a new OR node (attacker to move) found.

@@ -12,6 +12,10 @@ use crate::position::{Move, Position};
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
+/// The stack a thread running `Solver::solve` needs: the search recurses once per ply (up to
+/// `dfpn::MAX_PLY`), a few hundred bytes a frame. Only the pages touched are ever committed.
+pub const SEARCH_STACK_BYTES: usize = 256 << 20;
+
 /// What bounds a search. `None` means no bound of that kind.
 #[derive(Clone, Debug, Default)]
 pub struct SearchLimits {

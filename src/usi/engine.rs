@@ -321,6 +321,7 @@ fn spawn_search(
     let (stop2, answered2) = (stop.clone(), answered.clone());
     let handle = thread::Builder::new()
         .name("search".into())
+        .stack_size(crate::search::SEARCH_STACK_BYTES)
         .spawn(move || {
             search(&mut solver, &root, &limits, &stop2, &answered2, mode, &out);
             solver
