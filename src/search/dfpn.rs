@@ -24,6 +24,13 @@ use std::time::{Duration, Instant};
 /// Deeper than any known problem (Microcosmos is 1525 plies). Reaching it makes the node count as
 /// unsolved on this path, and the search never claims "no mate" afterwards.
 pub const MAX_PLY: u32 = 3000;
+/// df-pn+ edge cost: an unsolved child counts this much more on the side its parent minimises (pn at
+/// OR nodes, dn at AND nodes). Proof numbers then grow with the length of a chain of checks, so a long
+/// chase (a king running, a rook after it) raises its own proof number until the thresholds send the
+/// search elsewhere, instead of diving thousands of plies with pn stuck at 1. It also favours short
+/// mates, which makes the PV shorter.
+const EDGE_COST: PnDn = 1;
+
 /// Limits are polled every this many nodes.
 const POLL_INTERVAL: u64 = 1024;
 
@@ -367,6 +374,11 @@ impl Dfpn<'_> {
             for i in base..end {
                 let c = &self.children[i];
                 let (l, h) = if or_node { (c.pn, c.dn) } else { (c.dn, c.pn) };
+                let l = if l == 0 || l == INF {
+                    l
+                } else {
+                    add(l, EDGE_COST)
+                };
                 if l < lo {
                     second = lo;
                     lo = l;
@@ -402,7 +414,8 @@ impl Dfpn<'_> {
                 th_lo
             } else {
                 th_lo.min(add(second, second / 4 + 1))
-            };
+            }
+            .saturating_sub(EDGE_COST);
             let others = if c.group {
                 sum_plain
             } else {
