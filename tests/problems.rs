@@ -206,3 +206,46 @@ fn missing_pieces_go_to_the_defender_in_tsume_only() {
         other => panic!("{other:?}"),
     }
 }
+
+/// One table serves many problems (a GUI sends `go mate` after `go mate`). Superiority compares the
+/// attacker's hands on one board, which is only sound while the board and that hand determine the
+/// defender's hand: here the same boards come back with other defender hands, and every answer must be
+/// the one a fresh table gives.
+#[test]
+fn table_reuse_across_problems_is_sound() {
+    let pairs = [
+        // White holding a gold refutes the mate; without it G*2c mates in three.
+        (
+            "9/6Bk1/9/9/9/9/9/9/K8 b BGg 1",
+            "9/6Bk1/9/9/9/9/9/9/K8 b BG 1",
+        ),
+        // The other way round: a knight in White's hand turns a mate into no mate.
+        (
+            "1kS1R4/9/9/2S6/2L6/9/9/8L/K8 b - 1",
+            "1kS1R4/9/9/2S6/2L6/9/9/8L/K8 b n 1",
+        ),
+    ];
+    let limits = SearchLimits {
+        time: Some(LIMIT),
+        ..SearchLimits::default()
+    };
+    let stop = AtomicBool::new(false);
+    for (first, second) in pairs {
+        for (a, b) in [(first, second), (second, first)] {
+            let (a, b) = (
+                Position::from_sfen(a).unwrap(),
+                Position::from_sfen(b).unwrap(),
+            );
+            let mut fresh = Solver::new(16);
+            let expected = fresh.solve(&b, &limits, &stop, &mut |_| {}).outcome;
+            let mut shared = Solver::new(16);
+            shared.solve(&a, &limits, &stop, &mut |_| {});
+            let got = shared.solve(&b, &limits, &stop, &mut |_| {}).outcome;
+            let kind = |o: &MateOutcome| std::mem::discriminant(o);
+            assert_eq!(kind(&got), kind(&expected), "{b:?} after {a:?}: {got:?}");
+            if let MateOutcome::Mate(line) = got {
+                assert!(verify_mate_line(&b, &line));
+            }
+        }
+    }
+}

@@ -12,7 +12,7 @@
 //! * Node count: every position the search (or its frontier look-ahead) plays a move into.
 
 use super::frontier::{self, AndLook, OrLook};
-use super::tt::{FLAG_PATH_DEPENDENT, INF, PN_MAX, PnDn, Table};
+use super::tt::{FLAG_PATH_DEPENDENT, INF, PN_MAX, PN_UNIT, PnDn, Table};
 use super::{MateOutcome, SearchInfo, SearchLimits, SolveResult};
 use crate::position::movegen::{MoveList, generate_checks, generate_evasions};
 use crate::position::{Bitboard, Color, Hand, Move, PieceKind, Position};
@@ -29,7 +29,15 @@ pub const MAX_PLY: u32 = 3000;
 /// chase (a king running, a rook after it) raises its own proof number until the thresholds send the
 /// search elsewhere, instead of diving thousands of plies with pn stuck at 1. It also favours short
 /// mates, which makes the PV shorter.
-const EDGE_COST: PnDn = 1;
+static EDGE: std::sync::OnceLock<PnDn> = std::sync::OnceLock::new();
+fn edge_cost() -> PnDn {
+    *EDGE.get_or_init(|| {
+        std::env::var("KANJU_EDGE")
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(1)
+    })
+}
 
 /// Limits are polled every this many nodes.
 const POLL_INTERVAL: u64 = 1024;
@@ -58,6 +66,17 @@ pub(super) fn next_path(path: u64, m: Move) -> u64 {
         .wrapping_mul(0xbf58_476d_1ce4_e5b9)
 }
 pub(super) const ROOT_PATH: u64 = 0x6b61_6e6a_7570_6174;
+
+/// The table salt of a problem (see `Dfpn::salt`).
+fn problem_salt(pos: &Position, attacker: Color) -> u64 {
+    let mut h = 0x243f_6a88_85a3_08d3u64 ^ attacker as u64;
+    for n in pos.material_counts() {
+        h = (h ^ u64::from(n))
+            .wrapping_mul(0x1000_0000_01b3)
+            .rotate_left(29);
+    }
+    h
+}
 
 /// One child of the node being searched, as last seen.
 #[derive(Clone, Copy, Debug)]
@@ -126,6 +145,7 @@ impl Search {
         }
         let pos = super::problem_position(root);
         let attacker = pos.side_to_move();
+        let salt = problem_salt(&pos, attacker);
         let mut d = Dfpn {
             tt: &mut self.tt,
             pos,
@@ -140,6 +160,8 @@ impl Search {
             aborted: false,
             depth_limited: false,
             path: KeySet::default(),
+            salt,
+            root_path: ROOT_PATH,
             children: Vec::with_capacity(1 << 16),
             buf: Box::new([MoveList::new(), MoveList::new(), MoveList::new()]),
         };
@@ -169,6 +191,13 @@ pub(super) struct Dfpn<'a> {
     depth_limited: bool,
     /// Full keys of the positions on the current path (root included).
     pub path: KeySet,
+    /// Mixed into every table key: the attacker's colour and the material of the whole problem.
+    /// Superiority compares attacker hands on one board, which is sound only while the board and the
+    /// attacker's hand determine the defender's hand — true within one problem, not across problems
+    /// that share the table (a game position with other hands, or the other side attacking).
+    pub salt: u64,
+    /// The root's path key (see `next_path`).
+    pub root_path: u64,
     /// Children of every node on the current path, each node owning a contiguous range.
     children: Vec<Child>,
     /// Scratch move lists: the node's moves and the frontier's look-ahead (boxed: 7 KB off the stack).
@@ -179,9 +208,11 @@ impl Dfpn<'_> {
     fn run(&mut self) -> MateOutcome {
         let root_key = self.pos.key();
         self.path.insert(root_key);
+        // Path keys start from the root's own key: repetition results never match another root.
+        self.root_path = ROOT_PATH ^ root_key ^ self.salt;
         let mut stalls = 0;
         loop {
-            let r = self.mid(PN_MAX, PN_MAX, 0, ROOT_PATH);
+            let r = self.mid(PN_MAX, PN_MAX, 0, self.root_path);
             if r.pn == 0 {
                 break;
             }
@@ -209,6 +240,12 @@ impl Dfpn<'_> {
             }
             None => MateOutcome::Timeout,
         }
+    }
+
+    /// The table key of the current position.
+    #[inline(always)]
+    pub fn tt_key(&self) -> u64 {
+        self.pos.board_key() ^ self.salt
     }
 
     #[inline(always)]
@@ -288,8 +325,8 @@ impl Dfpn<'_> {
             let child_hand = self.pos.hand(self.attacker);
             let mut c = Child {
                 mv: m,
-                pn: 1,
-                dn: 1,
+                pn: PN_UNIT,
+                dn: PN_UNIT,
                 len: 0,
                 hand: child_hand,
                 flags: 0,
@@ -306,7 +343,7 @@ impl Dfpn<'_> {
                 c.flags = FLAG_PATH_DEPENDENT;
             } else {
                 let child_path = next_path(path, m);
-                let key = self.pos.board_key();
+                let key = self.pos.board_key() ^ self.salt;
                 let p = self.tt.probe(key, child_hand, child_path);
                 c.pn = p.pn;
                 c.dn = p.dn;
@@ -321,7 +358,7 @@ impl Dfpn<'_> {
                                 self.tt.store(key, proof, 0, INF, 0, 0, 1, 0, 0);
                                 (c.pn, c.dn, c.len, c.hand) = (0, INF, 0, proof);
                             }
-                            AndLook::Evasions(n) => c.pn = c.pn.max(n as PnDn),
+                            AndLook::Evasions(n) => c.pn = c.pn.max(n as PnDn * PN_UNIT),
                         }
                     } else {
                         match frontier::look_or(&mut self.pos, self.attacker, la, lb) {
@@ -338,7 +375,7 @@ impl Dfpn<'_> {
                             }
                             (OrLook::Checks(n), tried) => {
                                 self.nodes += tried;
-                                c.dn = c.dn.max(n as PnDn);
+                                c.dn = c.dn.max(n as PnDn * PN_UNIT);
                             }
                         }
                     }
@@ -356,7 +393,7 @@ impl Dfpn<'_> {
             self.poll();
         }
         let or_node = self.is_or_node();
-        let key = self.pos.board_key();
+        let key = self.tt_key();
         let hand = self.pos.hand(self.attacker);
         let nodes_before = self.nodes;
         let base = self.children.len();
@@ -377,7 +414,7 @@ impl Dfpn<'_> {
                 let l = if l == 0 || l == INF {
                     l
                 } else {
-                    add(l, EDGE_COST)
+                    add(l, edge_cost())
                 };
                 if l < lo {
                     second = lo;
@@ -415,7 +452,7 @@ impl Dfpn<'_> {
             } else {
                 th_lo.min(add(second, second / 4 + 1))
             }
-            .saturating_sub(EDGE_COST);
+            .saturating_sub(edge_cost());
             let others = if c.group {
                 sum_plain
             } else {
@@ -545,11 +582,11 @@ impl Dfpn<'_> {
     fn quick_pv(&self) -> Vec<Move> {
         let mut pos = self.pos.clone();
         let mut line = vec![];
-        let mut path = ROOT_PATH;
+        let mut path = self.root_path;
         for _ in 0..16 {
             let p = self
                 .tt
-                .probe(pos.board_key(), pos.hand(self.attacker), path);
+                .probe(pos.board_key() ^ self.salt, pos.hand(self.attacker), path);
             if !p.found || p.best == 0 {
                 break;
             }

@@ -4,7 +4,7 @@
 //!
 //! This is the simple PV; it is a mate line, not always the minimax-shortest one.
 
-use super::dfpn::{Dfpn, ROOT_PATH, next_path};
+use super::dfpn::{Dfpn, next_path};
 use super::tt::PN_MAX;
 use crate::position::Move;
 use crate::position::movegen::{MoveList, generate_checks, generate_evasions};
@@ -27,7 +27,7 @@ impl Dfpn<'_> {
     }
 
     fn walk_pv(&mut self, line: &mut Vec<Move>, keys: &mut Vec<u64>) -> bool {
-        let mut path = ROOT_PATH;
+        let mut path = self.root_path;
         let mut moves = MoveList::new();
         while line.len() < MAX_PV {
             let or_node = self.is_or_node();
@@ -70,7 +70,7 @@ impl Dfpn<'_> {
             self.pos.do_move(m);
             let repeated = self.path.contains(&self.pos.key());
             let p = self.tt.probe(
-                self.pos.board_key(),
+                self.tt_key(),
                 self.pos.hand(self.attacker),
                 next_path(path, m),
             );

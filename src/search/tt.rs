@@ -19,6 +19,9 @@ use crate::position::Hand;
 pub type PnDn = u32;
 pub const INF: PnDn = u32::MAX;
 pub const PN_MAX: PnDn = INF - 1;
+/// The proof (disproof) number of one unexpanded node. Numbers are scaled by this so that the search
+/// can add costs smaller than a node (see `dfpn::EDGE_COST`).
+pub const PN_UNIT: PnDn = 16;
 
 /// The entry was disproven only because of a repetition on the path that reached it.
 pub const FLAG_PATH_DEPENDENT: u8 = 1;
@@ -164,8 +167,8 @@ impl Table {
     pub fn probe(&self, key: u64, hand: Hand, path: u64) -> Probe {
         let c = &self.clusters[self.cluster_index(key)];
         let mut r = Probe {
-            pn: 1,
-            dn: 1,
+            pn: PN_UNIT,
+            dn: PN_UNIT,
             len: 0,
             best: 0,
             amount: 0,
