@@ -152,12 +152,6 @@ static PROMOTION_TARGETS: [[Bitboard; Square::NUM]; 2] = {
     t
 };
 
-/// Squares a piece of `kind` may be dropped on (dead-piece rule only).
-#[inline(always)]
-fn drop_allowed(kind: PieceKind, us: Color) -> Bitboard {
-    nonpromotion_allowed(kind, us)
-}
-
 /// Where the generators put moves: a `MoveList`, or a `MoveCounter` that only adds up set sizes (the
 /// last ply of perft, "how many evasions"), so that no move is ever built there.
 trait MoveSink {
@@ -536,7 +530,8 @@ pub fn check_squares(pos: &Position, us: Color, eksq: Square) -> [Bitboard; Piec
 /// When the side to move is itself in check, its evasions that also give check.
 pub fn generate_checks(pos: &Position, list: &mut MoveList) {
     let us = pos.side_to_move();
-    let Some(eksq) = pos.king_square(us.flip()) else {
+    let them = us.flip();
+    let Some(eksq) = pos.king_square(them) else {
         return;
     };
     if pos.in_check() {
@@ -552,62 +547,168 @@ pub fn generate_checks(pos: &Position, list: &mut MoveList) {
     let own = pos.pieces(us);
     let occ = pos.occupied();
     let target = !own;
+    let zone = Bitboard::promotion_zone(us);
     let ksq = pos.king_square(us);
     let pinned = pos.pinned(us);
     let discoverers = pos.slider_blockers(us, eksq) & own;
-    let chk = check_squares(pos, us, eksq);
-    // A piece can only check if it is a discoverer, or if it can reach some check square: the union of
-    // all check squares bounds that, and most pieces fail the cheap test below.
-    let reach_any = chk[PieceKind::Dragon.index()]
-        | chk[PieceKind::Horse.index()]
-        | chk[PieceKind::Knight.index()]
-        | chk[PieceKind::Lance.index()];
-    for from in own.and_not(pos.kind_bb(PieceKind::King)) {
+
+    // Check squares: where a piece of each kind (of ours) would give check.
+    let chk_pawn = pawn_attacks(them, eksq);
+    let chk_knight = knight_attacks(them, eksq);
+    let chk_silver = silver_attacks(them, eksq);
+    let chk_gold = gold_attacks(them, eksq);
+    let chk_lance = lance_attacks(them, eksq, occ);
+    let chk_bishop = bishop_attacks(eksq, occ);
+    let chk_rook = rook_attacks(eksq, occ);
+    let chk_horse = chk_bishop | king_attacks(eksq);
+    let chk_dragon = chk_rook | king_attacks(eksq);
+
+    // Pawns, all at once: a pawn checks by stepping onto the pawn check square, or by promoting on a
+    // gold check square.
+    let special = (pinned | discoverers) & own;
+    let not_last = !LAST_RANK[us.index()];
+    let pawn_to = pos
+        .pieces_of(us, PieceKind::Pawn)
+        .and_not(special)
+        .forward(us)
+        & target;
+    list.add_pawn_moves(us, pawn_to & zone & chk_gold, true);
+    list.add_pawn_moves(us, pawn_to & chk_pawn & not_last, false);
+
+    // Every other piece (the attacker in a mate problem has few, so one loop with a `match` beats a
+    // loop per kind). Each arm knows its kind's check squares and promotion rule.
+    let knight_plain = chk_knight.and_not(LAST_TWO_RANKS[us.index()]);
+    let gold_promo = chk_gold & zone;
+    let lance_plain = chk_lance & not_last;
+    let lance_any = lance_plain | gold_promo;
+    let direct = |list: &mut MoveList, from: Square| {
         let p = pos.piece_at(from);
-        let kind = p.kind();
-        let mut att = attacks(kind, us, from, occ) & target;
+        match p.kind() {
+            PieceKind::Knight => {
+                let att = knight_attacks(us, from) & target;
+                push_split(list, p, from, att & gold_promo, att & knight_plain);
+            }
+            PieceKind::Silver => {
+                let att = silver_attacks(us, from) & target;
+                let promo = att & chk_gold & promotion_targets(us, from);
+                push_split(list, p, from, promo, att & chk_silver);
+            }
+            PieceKind::Lance => {
+                if (lance_pseudo(us, from) & lance_any).is_not_empty() {
+                    let att = lance_attacks(us, from, occ) & target;
+                    push_split(list, p, from, att & gold_promo, att & lance_plain);
+                }
+            }
+            PieceKind::Bishop => {
+                if (bishop_pseudo(from) & chk_horse).is_not_empty() {
+                    let att = bishop_attacks(from, occ) & target;
+                    let promo = att & chk_horse & promotion_targets(us, from);
+                    push_split(list, p, from, promo, att & chk_bishop);
+                }
+            }
+            PieceKind::Rook => {
+                if (rook_pseudo(from) & chk_dragon).is_not_empty() {
+                    let att = rook_attacks(from, occ) & target;
+                    let promo = att & chk_dragon & promotion_targets(us, from);
+                    push_split(list, p, from, promo, att & chk_rook);
+                }
+            }
+            PieceKind::Horse => {
+                if ((bishop_pseudo(from) | king_attacks(from)) & chk_horse).is_not_empty() {
+                    let att = (bishop_attacks(from, occ) | king_attacks(from)) & target;
+                    list.add(Move::base_normal(from, false, p), att & chk_horse);
+                }
+            }
+            PieceKind::Dragon => {
+                if ((rook_pseudo(from) | king_attacks(from)) & chk_dragon).is_not_empty() {
+                    let att = (rook_attacks(from, occ) | king_attacks(from)) & target;
+                    list.add(Move::base_normal(from, false, p), att & chk_dragon);
+                }
+            }
+            PieceKind::Pawn | PieceKind::King => {}
+            // Gold and the promoted minor pieces.
+            _ => {
+                let att = gold_attacks(us, from) & target & chk_gold;
+                list.add(Move::base_normal(from, false, p), att);
+            }
+        }
+    };
+    let others = own.and_not(pos.kind_bb(PieceKind::King) | pos.kind_bb(PieceKind::Pawn));
+    if special.is_empty() {
+        others.for_each(|from| direct(list, from));
+    } else {
+        others.and_not(special).for_each(|from| direct(list, from));
+        // Pinned pieces and discoverers (rare): pinned ones stay on their pin line, and a discoverer
+        // checks with every move off its line to the king.
+        let chk_of = |k: PieceKind| match k {
+            PieceKind::Pawn => chk_pawn,
+            PieceKind::Lance => chk_lance,
+            PieceKind::Knight => chk_knight,
+            PieceKind::Silver => chk_silver,
+            PieceKind::Bishop => chk_bishop,
+            PieceKind::Rook => chk_rook,
+            PieceKind::Horse => chk_horse,
+            PieceKind::Dragon => chk_dragon,
+            PieceKind::King => Bitboard::EMPTY,
+            _ => chk_gold,
+        };
+        special
+            .and_not(pos.kind_bb(PieceKind::King))
+            .for_each(|from| {
+                let p = pos.piece_at(from);
+                let kind = p.kind();
+                let mut att = attacks(kind, us, from, occ) & target;
+                if let Some(k) = ksq
+                    && pinned.contains(from)
+                {
+                    att &= line(k, from);
+                }
+                let d = if discoverers.contains(from) {
+                    att.and_not(line(eksq, from))
+                } else {
+                    Bitboard::EMPTY
+                };
+                let promo = if kind.can_promote() {
+                    ((att & chk_of(kind.promoted())) | d) & promotion_targets(us, from)
+                } else {
+                    Bitboard::EMPTY
+                };
+                let plain = ((att & chk_of(kind)) | d) & nonpromotion_allowed(kind, us);
+                push_split(list, p, from, promo, plain);
+            });
         if let Some(k) = ksq
-            && pinned.contains(from)
+            && discoverers.contains(k)
         {
-            att &= line(k, from);
+            push_king_moves(pos, list, us, k, target.and_not(line(eksq, k)));
         }
-        let disc = discoverers.contains(from);
-        if !disc && (att & reach_any).is_empty() {
-            continue;
-        }
-        let d = if disc {
-            att.and_not(line(eksq, from))
-        } else {
-            Bitboard::EMPTY
-        };
-        let promo = if kind.can_promote() {
-            ((att & chk[kind.promoted().index()]) | d) & promotion_targets(us, from)
-        } else {
-            Bitboard::EMPTY
-        };
-        let plain = ((att & chk[kind.index()]) | d) & nonpromotion_allowed(kind, us);
-        push_split(list, p, from, promo, plain);
     }
-    if let Some(k) = ksq
-        && discoverers.contains(k)
-    {
-        push_king_moves(pos, list, us, k, target.and_not(line(eksq, k)));
+
+    // Drops on empty check squares.
+    let hand = pos.hand(us);
+    if hand.is_empty() {
+        return;
     }
     let empty = !occ;
-    let hand = pos.hand(us);
-    for kind in PieceKind::HAND {
-        if !hand.has(kind) {
-            continue;
+    if hand.has(PieceKind::Pawn) {
+        let to_set = chk_pawn & empty & pos.pieces_of(us, PieceKind::Pawn).empty_files();
+        if to_set.is_not_empty() && !is_pawn_drop_mate(pos, us, to_set.first()) {
+            list.add(Move::base_drop(PieceKind::Pawn, us), to_set);
         }
-        let mut to_set = chk[kind.index()] & empty & drop_allowed(kind, us);
-        if kind == PieceKind::Pawn
-            && let Some(to) = to_set.lsb()
-            && (!pos.pawn_file_free(us, to.file()) || is_pawn_drop_mate(pos, us, to))
-        {
-            to_set = Bitboard::EMPTY;
-        }
-        for to in to_set {
-            list.push(Move::drop(kind, to, us));
+    }
+    let drops = [
+        (PieceKind::Lance, chk_lance.and_not(LAST_RANK[us.index()])),
+        (
+            PieceKind::Knight,
+            chk_knight.and_not(LAST_TWO_RANKS[us.index()]),
+        ),
+        (PieceKind::Silver, chk_silver),
+        (PieceKind::Gold, chk_gold),
+        (PieceKind::Bishop, chk_bishop),
+        (PieceKind::Rook, chk_rook),
+    ];
+    for (kind, squares) in drops {
+        if hand.has(kind) {
+            list.add(Move::base_drop(kind, us), squares & empty);
         }
     }
 }
