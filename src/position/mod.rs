@@ -336,16 +336,6 @@ impl Position {
     }
 
     #[inline(always)]
-    fn remove(&mut self, sq: Square) -> Piece {
-        let p = self.board[sq.index()];
-        self.board[sq.index()] = Piece::EMPTY;
-        self.by_color[p.color().index()].clear(sq);
-        self.by_kind[p.kind().index()].clear(sq);
-        self.board_key ^= zobrist::piece_square(p, sq);
-        p
-    }
-
-    #[inline(always)]
     fn hand_add(&mut self, c: Color, k: PieceKind) {
         self.hands[c.index()].add(k);
         self.hand_key = self.hand_key.wrapping_add(zobrist::hand_piece(c, k));
@@ -358,31 +348,52 @@ impl Position {
     }
 
     /// Plays a legal move.
+    ///
+    /// Works on the bitboards directly (one xor of `from | to` for the mover's colour) and keeps the
+    /// board key in a register; the moving piece comes from the move, not from the board.
     pub fn do_move(&mut self, m: Move) {
         let us = self.side;
-        let mut captured = Piece::EMPTY;
+        let them = us.flip();
         let (board_key, hand_key) = (self.board_key, self.hand_key);
+        let mut key = board_key ^ zobrist::side();
         let to = m.to();
+        let to_bb = Bitboard::from_square(to);
+        let p = m.piece();
+        let mut captured = Piece::EMPTY;
         if m.is_drop() {
-            self.hand_remove(us, m.drop_kind());
-            self.put(m.piece(), to);
+            let k = p.kind();
+            self.hand_remove(us, k);
+            self.board[to.index()] = p;
+            self.by_color[us.index()] |= to_bb;
+            self.by_kind[k.index()] |= to_bb;
+            key ^= zobrist::piece_square(p, to);
         } else {
             let from = m.from();
-            let p = self.remove(from);
-            if !self.board[to.index()].is_empty() {
-                captured = self.remove(to);
-                self.hand_add(us, captured.kind().unpromoted());
-                if captured.kind() == PieceKind::King {
+            captured = self.board[to.index()];
+            if !captured.is_empty() {
+                let ck = captured.kind();
+                self.by_color[them.index()] ^= to_bb;
+                self.by_kind[ck.index()] ^= to_bb;
+                key ^= zobrist::piece_square(captured, to);
+                self.hand_add(us, ck.unpromoted());
+                if ck == PieceKind::King {
                     // Only reachable from broken input; keep the state consistent.
-                    self.king[us.flip().index()] = None;
+                    self.king[them.index()] = None;
                 }
             }
             let moved = if m.is_promotion() { p.promoted() } else { p };
-            self.put(moved, to);
+            let from_bb = Bitboard::from_square(from);
+            self.board[from.index()] = Piece::EMPTY;
+            self.board[to.index()] = moved;
+            self.by_color[us.index()] ^= from_bb | to_bb;
+            self.by_kind[p.kind().index()] ^= from_bb;
+            self.by_kind[moved.kind().index()] ^= to_bb;
+            key ^= zobrist::piece_square(p, from) ^ zobrist::piece_square(moved, to);
             if p.kind() == PieceKind::King {
                 self.king[us.index()] = Some(to);
             }
         }
+        self.board_key = key;
         self.history.push(StateInfo {
             board_key,
             hand_key,
@@ -390,34 +401,48 @@ impl Position {
             captured,
             mv: m,
         });
-        self.side = us.flip();
-        self.board_key ^= zobrist::side();
+        self.side = them;
         self.checkers = self.checkers_after(m);
         debug_assert_eq!(self.checkers, self.compute_checkers(), "{m}");
+        debug_assert_eq!(self.compute_keys(), (self.board_key, self.hand_key), "{m}");
     }
 
-    /// Takes back the last move played (which must be `m`).
+    /// Takes back the last move played (which must be `m`). The keys and checkers come back from the
+    /// history, so the board and hands are restored without touching them.
     pub fn undo_move(&mut self, m: Move) {
         let st = self.history.pop().expect("undo_move without a move");
         debug_assert!(st.mv == m);
-        self.side = self.side.flip();
-        let us = self.side;
+        let them = self.side;
+        let us = them.flip();
+        self.side = us;
         let to = m.to();
+        let to_bb = Bitboard::from_square(to);
+        let p = m.piece();
         if m.is_drop() {
-            self.remove(to);
-            self.hand_add(us, m.drop_kind());
+            let k = p.kind();
+            self.board[to.index()] = Piece::EMPTY;
+            self.by_color[us.index()] ^= to_bb;
+            self.by_kind[k.index()] ^= to_bb;
+            self.hands[us.index()].add(k);
         } else {
             let from = m.from();
-            self.remove(to);
-            self.put(m.piece(), from);
-            if m.piece().kind() == PieceKind::King {
+            let from_bb = Bitboard::from_square(from);
+            let moved = self.board[to.index()];
+            self.board[from.index()] = p;
+            self.board[to.index()] = st.captured;
+            self.by_color[us.index()] ^= from_bb | to_bb;
+            self.by_kind[p.kind().index()] ^= from_bb;
+            self.by_kind[moved.kind().index()] ^= to_bb;
+            if p.kind() == PieceKind::King {
                 self.king[us.index()] = Some(from);
             }
             if !st.captured.is_empty() {
-                self.put(st.captured, to);
-                self.hand_remove(us, st.captured.kind().unpromoted());
-                if st.captured.kind() == PieceKind::King {
-                    self.king[us.flip().index()] = Some(to);
+                let ck = st.captured.kind();
+                self.by_color[them.index()] ^= to_bb;
+                self.by_kind[ck.index()] ^= to_bb;
+                self.hands[us.index()].remove(ck.unpromoted());
+                if ck == PieceKind::King {
+                    self.king[them.index()] = Some(to);
                 }
             }
         }

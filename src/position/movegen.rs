@@ -331,8 +331,12 @@ fn each_piece(
     target: Bitboard,
     mut f: impl FnMut(Square, Bitboard),
 ) {
-    set.and_not(pinned).for_each(|from| f(from, target));
-    (set & pinned).for_each(|from| f(from, target & line(ksq, from)));
+    if pinned.is_empty() {
+        set.for_each(|from| f(from, target));
+    } else {
+        set.and_not(pinned).for_each(|from| f(from, target));
+        (set & pinned).for_each(|from| f(from, target & line(ksq, from)));
+    }
 }
 
 /// Is dropping a pawn of `us` on `to` (which checks the enemy king) mate? Then it is illegal.
