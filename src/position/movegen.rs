@@ -205,8 +205,10 @@ fn push_split(list: &mut impl MoveSink, p: Piece, from: Square, promo: Bitboard,
 
 /// Board moves of every piece of `us` except the king, to squares of `target`, with pins against the
 /// king on `ksq` resolved (`pinned` must be empty when there is no king; `ksq` is then never read).
+/// `NARROW`: `target` is small (evasions: the checker and the squares between), so sliders are first
+/// tested on the empty board and most skip their attack set.
 #[inline(always)]
-fn push_board_moves(
+fn push_board_moves<const NARROW: bool>(
     pos: &Position,
     list: &mut impl MoveSink,
     us: Color,
@@ -235,6 +237,9 @@ fn push_board_moves(
         ksq,
         target,
         |from, target| {
+            if NARROW && (lance_pseudo(us, from) & target).is_empty() {
+                return;
+            }
             let to = lance_attacks(us, from, occ) & target;
             push_split(list, p, from, to & zone, to.and_not(last));
         },
@@ -281,6 +286,9 @@ fn push_board_moves(
         ksq,
         target,
         |from, target| {
+            if NARROW && (bishop_pseudo(from) & target).is_empty() {
+                return;
+            }
             let to = bishop_attacks(from, occ) & target;
             push_split(list, p, from, to & promotion_targets(us, from), to);
         },
@@ -292,6 +300,9 @@ fn push_board_moves(
         ksq,
         target,
         |from, target| {
+            if NARROW && (rook_pseudo(from) & target).is_empty() {
+                return;
+            }
             let to = rook_attacks(from, occ) & target;
             push_split(list, p, from, to & promotion_targets(us, from), to);
         },
@@ -303,6 +314,9 @@ fn push_board_moves(
         ksq,
         target,
         |from, target| {
+            if NARROW && ((bishop_pseudo(from) | king_attacks(from)) & target).is_empty() {
+                return;
+            }
             let to = (bishop_attacks(from, occ) | king_attacks(from)) & target;
             list.add(Move::base_normal(from, false, p), to);
         },
@@ -314,6 +328,9 @@ fn push_board_moves(
         ksq,
         target,
         |from, target| {
+            if NARROW && ((rook_pseudo(from) | king_attacks(from)) & target).is_empty() {
+                return;
+            }
             let to = (rook_attacks(from, occ) | king_attacks(from)) & target;
             list.add(Move::base_normal(from, false, p), to);
         },
@@ -440,16 +457,41 @@ pub fn generate_legal(pos: &Position, list: &mut MoveList) {
 
 /// The number of legal moves, without building them.
 pub fn count_legal(pos: &Position) -> usize {
-    let mut counter = MoveCounter(0);
-    legal_into(pos, &mut counter);
-    counter.0
+    #[cfg(target_arch = "x86_64")]
+    if std::arch::is_x86_feature_detected!("popcnt") {
+        // SAFETY: compiled for `popcnt` on top of the baseline; the CPU was just checked for it.
+        return unsafe { count_popcnt(pos, false) };
+    }
+    count_moves(pos, false)
 }
 
 /// The number of legal moves of a side in check (0: mated), without building them.
 pub fn count_evasions(pos: &Position) -> usize {
+    #[cfg(target_arch = "x86_64")]
+    if std::arch::is_x86_feature_detected!("popcnt") {
+        // SAFETY: as in `count_legal`.
+        return unsafe { count_popcnt(pos, true) };
+    }
+    count_moves(pos, true)
+}
+
+/// `count_legal` (or `count_evasions` when `evasions`) on the baseline instruction set.
+#[inline(always)]
+fn count_moves(pos: &Position, evasions: bool) -> usize {
     let mut counter = MoveCounter(0);
-    evasions_into(pos, &mut counter);
+    if evasions {
+        evasions_into(pos, &mut counter);
+    } else {
+        legal_into(pos, &mut counter);
+    }
     counter.0
+}
+
+/// `count_moves` where popcounts are one instruction (see `perft_popcnt`).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "popcnt")]
+fn count_popcnt(pos: &Position, evasions: bool) -> usize {
+    count_moves(pos, evasions)
 }
 
 /// Every legal move when the side to move is in check.
@@ -468,10 +510,10 @@ fn legal_into(pos: &Position, list: &mut impl MoveSink) {
     match pos.king_square(us) {
         Some(ksq) => {
             let pinned = pos.pinned(us);
-            push_board_moves(pos, list, us, target, pinned, ksq);
+            push_board_moves::<false>(pos, list, us, target, pinned, ksq);
             push_king_moves(pos, list, us, ksq, target);
         }
-        None => push_board_moves(
+        None => push_board_moves::<false>(
             pos,
             list,
             us,
@@ -498,7 +540,7 @@ fn evasions_into(pos: &Position, list: &mut impl MoveSink) {
     let checker = checkers.first();
     let gap = between(checker, ksq);
     let pinned = pos.pinned(us);
-    push_board_moves(pos, list, us, gap | checkers, pinned, ksq);
+    push_board_moves::<true>(pos, list, us, gap | checkers, pinned, ksq);
     push_drops(pos, list, us, gap);
 }
 
@@ -784,6 +826,63 @@ mod tests {
     fn perft_593_moves() {
         let s = "R8/2K1S1SSk/4B4/9/9/9/9/9/1L1L1L3 b RBGSNLP3g3n17p 1";
         assert_eq!(perft_of(s, 1), 593);
+    }
+
+    /// The counters agree with the lists, and the check generator with filtering all moves, over every
+    /// position of a small tree from a few starting points.
+    #[test]
+    fn counts_and_checks_agree_with_the_full_lists() {
+        fn walk(p: &mut Position, depth: u32) {
+            let mut all = MoveList::new();
+            generate_legal(p, &mut all);
+            assert_eq!(count_legal(p), all.len(), "{p:?}");
+            if p.in_check() {
+                let mut ev = MoveList::new();
+                generate_evasions(p, &mut ev);
+                assert_eq!(ev.len(), all.len(), "{p:?}");
+                assert_eq!(count_evasions(p), all.len(), "{p:?}");
+            }
+            let mut checks = MoveList::new();
+            generate_checks(p, &mut checks);
+            let mut expect: Vec<Move> = all.iter().copied().filter(|&m| p.gives_check(m)).collect();
+            let mut got = checks.to_vec();
+            expect.sort_by_key(|m| m.to_u16());
+            got.sort_by_key(|m| m.to_u16());
+            assert_eq!(got, expect, "{p:?}");
+            if depth == 0 {
+                return;
+            }
+            for &m in all.iter() {
+                p.do_move(m);
+                walk(p, depth - 1);
+                p.undo_move(m);
+            }
+        }
+        for (sfen, depth) in [
+            ("startpos", 2),
+            (
+                "l6nl/5+P1gk/2np1S3/p1p4Pp/3P2Sp1/1PPb2P1P/P5GS1/R8/LN4bKL w RGgsn5p 1",
+                1,
+            ),
+            ("6Snl/5s1k1/6rpp/5Bp2/9/9/9/9/9 w RGb3g2s3n3l15p 6", 2),
+            ("4k4/9/4P4/9/9/9/9/9/9 b G2r2b3g4s4n4l17p 1", 2),
+        ] {
+            let mut p = Position::from_sfen(sfen).unwrap();
+            walk(&mut p, depth);
+        }
+    }
+
+    /// A rook pinned on a diagonal cannot move (the old diagonal `line` let it slide along its file).
+    #[test]
+    fn diagonally_pinned_rook_stays() {
+        let p = Position::from_sfen("6Snl/5s1k1/6rpp/5Bp2/9/9/9/9/9 w RGb3g2s3n3l15p 6").unwrap();
+        let mut list = MoveList::new();
+        generate_legal(&p, &mut list);
+        assert!(
+            !list
+                .iter()
+                .any(|m| !m.is_drop() && m.from() == Square::new(3, 3).unwrap())
+        );
     }
 
     #[test]
