@@ -280,49 +280,56 @@ impl Position {
             Bitboard::EMPTY
         };
         if !m.is_drop() {
-            let from = m.from();
-            if let Some(d) = direction(k, from) {
-                // What the king sees in that direction, and whether it is one of the mover's sliders
-                // that attack along it (lances only point one way along a file).
-                let seen = ray_attacks(d, k, occ) & self.pieces(mover);
-                let sliders = if d.is_diagonal() {
-                    self.bishop_like()
-                } else if d.is_lance_direction(self.side) {
-                    self.rook_like() | self.kind_bb(PieceKind::Lance)
-                } else {
-                    self.rook_like()
-                };
-                checkers |= seen & sliders;
-            }
+            checkers |= self.line_attackers(mover, k, m.from(), occ, self.pieces(mover));
         }
         checkers
     }
 
-    /// Whether the move (assumed legal here) checks the opponent king.
+    /// Whether the move (assumed legal here) checks the opponent king: a direct check by the piece on
+    /// `to`, or a discovered check along the line from the king through `from`.
     pub fn gives_check(&self, m: Move) -> bool {
         let us = self.side;
         let Some(eksq) = self.king_square(us.flip()) else {
             return false;
         };
-        let occ = self.occupied();
+        let to = m.to();
         if m.is_drop() {
-            return attackers_from(m.drop_kind(), us, eksq, occ).contains(m.to());
+            return piece_attacks_square(m.drop_kind(), us, to, eksq, self.occupied());
         }
-        let (from, to) = (m.from(), m.to());
-        let mut occ2 = occ;
-        occ2.clear(from);
-        occ2.set(to);
-        if attacks(m.kind_after(), us, to, occ2).contains(eksq) {
-            return true;
-        }
-        // Discovered: a slider of ours (not the moving piece) now sees the king.
-        let mut own = self.pieces(us);
-        own.clear(from);
-        let disc = ((rook_attacks(eksq, occ2) & self.rook_like())
-            | (bishop_attacks(eksq, occ2) & self.bishop_like())
-            | (lance_attacks(us.flip(), eksq, occ2) & self.kind_bb(PieceKind::Lance)))
-            & own;
-        disc.is_not_empty()
+        let from = m.from();
+        let from_bb = Bitboard::from_square(from);
+        let occ = self.occupied().and_not(from_bb) | Bitboard::from_square(to);
+        piece_attacks_square(m.kind_after(), us, to, eksq, occ)
+            || self
+                .line_attackers(us, eksq, from, occ, self.pieces(us).and_not(from_bb))
+                .is_not_empty()
+    }
+
+    /// The sliders among `own` (pieces of `mover`) that attack the king on `k` along the line through
+    /// `from`, given `occ` (empty when `from` is not on a line with `k`).
+    #[inline(always)]
+    fn line_attackers(
+        &self,
+        mover: Color,
+        k: Square,
+        from: Square,
+        occ: Bitboard,
+        own: Bitboard,
+    ) -> Bitboard {
+        let Some(d) = direction(k, from) else {
+            return Bitboard::EMPTY;
+        };
+        // What the king sees in that direction, and whether it is one of the mover's sliders that
+        // attack along it (lances only point one way along a file).
+        let seen = ray_attacks(d, k, occ) & own;
+        let sliders = if d.is_diagonal() {
+            self.bishop_like()
+        } else if d.is_lance_direction(mover.flip()) {
+            self.rook_like() | self.kind_bb(PieceKind::Lance)
+        } else {
+            self.rook_like()
+        };
+        seen & sliders
     }
 
     // ---- making moves ----------------------------------------------------------------------------
