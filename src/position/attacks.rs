@@ -1,11 +1,21 @@
 //! Attack tables, all computed at compile time (no start-up cost, no lazy-initialisation check in hot
 //! paths).
 //!
-//! Step pieces read one table entry. Sliders use *rays*: for each square and each of the eight directions
-//! the set of squares up to the edge. The squares a slider reaches in one direction are the ray minus the
-//! ray behind the first blocker; with file-major square numbering the first blocker is the lowest set bit
-//! for directions of increasing index and the highest for the others, so each direction is one
-//! `trailing_zeros` or `leading_zeros`, one look-up and one xor.
+//! Step pieces read one table entry. Sliders work on *rays* (for each square and each of the eight
+//! directions, the squares up to the edge) and are branch-free:
+//! - along a ray of growing square index the nearest blocker is the lowest set bit of `occ & ray`, and
+//!   `(b ^ (b - 1)) & ray` is the attack set (`positive_ray`);
+//! - ranks and diagonals put every square of a ray in its own byte (squares 8, 9 or 10 bits apart), so
+//!   on the byte-reversed occupancy (`u128::swap_bytes`) a ray of shrinking index becomes one of growing
+//!   index, and the same trick applies with byte-reversed masks;
+//! - the one ray left, "up" a file, takes the highest blocker by `leading_zeros`, with a sentinel bit at
+//!   the edge standing in for "no blocker".
+//!
+//! Measured against the previous one-`trailing_zeros`/`leading_zeros`-per-ray code with a branch on
+//! "no blocker": perft 4 from the start position 40.2 M -> 36.0 M instructions (callgrind).
+//!
+//! Lines and segments (`between`, `line`, `direction`) come from an 81 x 81 direction-byte table and
+//! the rays, which keeps the tables small (about 30 KB in all).
 
 use super::bitboard::Bitboard;
 use super::types::{Color, PieceKind, Square};

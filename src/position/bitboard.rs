@@ -1,9 +1,9 @@
 //! `Bitboard`: a set of squares in the low 81 bits of a `u128` (bit `i` is `Square::from_index(i)`).
 //!
-//! One `u128` rather than two `u64`: x86-64 and aarch64 lower `u128` and/or/xor/shift to pairs of 64-bit
-//! instructions anyway, `trailing_zeros`/`leading_zeros` are two instructions and a select, and the slider
-//! code (rays, see `attacks.rs`) needs the first and last set bit of a ray that crosses the 64-bit boundary,
-//! which a split representation makes branchy. `benches/movegen.rs` measures the result.
+//! One `u128` rather than two `u64`: x86-64 and aarch64 lower `u128` and/or/xor to pairs of 64-bit
+//! instructions anyway, and the slider code (see `attacks.rs`) relies on a borrow running across the
+//! 64-bit boundary (`b - 1`) and on `swap_bytes` of the whole board. Walking a set (`pop`, `for_each`)
+//! works on the two 64-bit halves, which is cheaper than `u128` `trailing_zeros`.
 
 use super::types::{Color, Square};
 use std::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, BitXor, BitXorAssign, Not};
