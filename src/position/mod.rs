@@ -280,49 +280,56 @@ impl Position {
             Bitboard::EMPTY
         };
         if !m.is_drop() {
-            let from = m.from();
-            if let Some(d) = direction(k, from) {
-                // What the king sees in that direction, and whether it is one of the mover's sliders
-                // that attack along it (lances only point one way along a file).
-                let seen = ray_attacks(d, k, occ) & self.pieces(mover);
-                let sliders = if d.is_diagonal() {
-                    self.bishop_like()
-                } else if d.is_lance_direction(self.side) {
-                    self.rook_like() | self.kind_bb(PieceKind::Lance)
-                } else {
-                    self.rook_like()
-                };
-                checkers |= seen & sliders;
-            }
+            checkers |= self.line_attackers(mover, k, m.from(), occ, self.pieces(mover));
         }
         checkers
     }
 
-    /// Whether the move (assumed legal here) checks the opponent king.
+    /// Whether the move (assumed legal here) checks the opponent king: a direct check by the piece on
+    /// `to`, or a discovered check along the line from the king through `from`.
     pub fn gives_check(&self, m: Move) -> bool {
         let us = self.side;
         let Some(eksq) = self.king_square(us.flip()) else {
             return false;
         };
-        let occ = self.occupied();
+        let to = m.to();
         if m.is_drop() {
-            return attackers_from(m.drop_kind(), us, eksq, occ).contains(m.to());
+            return piece_attacks_square(m.drop_kind(), us, to, eksq, self.occupied());
         }
-        let (from, to) = (m.from(), m.to());
-        let mut occ2 = occ;
-        occ2.clear(from);
-        occ2.set(to);
-        if attacks(m.kind_after(), us, to, occ2).contains(eksq) {
-            return true;
-        }
-        // Discovered: a slider of ours (not the moving piece) now sees the king.
-        let mut own = self.pieces(us);
-        own.clear(from);
-        let disc = ((rook_attacks(eksq, occ2) & self.rook_like())
-            | (bishop_attacks(eksq, occ2) & self.bishop_like())
-            | (lance_attacks(us.flip(), eksq, occ2) & self.kind_bb(PieceKind::Lance)))
-            & own;
-        disc.is_not_empty()
+        let from = m.from();
+        let from_bb = Bitboard::from_square(from);
+        let occ = self.occupied().and_not(from_bb) | Bitboard::from_square(to);
+        piece_attacks_square(m.kind_after(), us, to, eksq, occ)
+            || self
+                .line_attackers(us, eksq, from, occ, self.pieces(us).and_not(from_bb))
+                .is_not_empty()
+    }
+
+    /// The sliders among `own` (pieces of `mover`) that attack the king on `k` along the line through
+    /// `from`, given `occ` (empty when `from` is not on a line with `k`).
+    #[inline(always)]
+    fn line_attackers(
+        &self,
+        mover: Color,
+        k: Square,
+        from: Square,
+        occ: Bitboard,
+        own: Bitboard,
+    ) -> Bitboard {
+        let Some(d) = direction(k, from) else {
+            return Bitboard::EMPTY;
+        };
+        // What the king sees in that direction, and whether it is one of the mover's sliders that
+        // attack along it (lances only point one way along a file).
+        let seen = ray_attacks(d, k, occ) & own;
+        let sliders = if d.is_diagonal() {
+            self.bishop_like()
+        } else if d.is_lance_direction(mover.flip()) {
+            self.rook_like() | self.kind_bb(PieceKind::Lance)
+        } else {
+            self.rook_like()
+        };
+        seen & sliders
     }
 
     // ---- making moves ----------------------------------------------------------------------------
@@ -333,16 +340,6 @@ impl Position {
         self.by_color[p.color().index()].set(sq);
         self.by_kind[p.kind().index()].set(sq);
         self.board_key ^= zobrist::piece_square(p, sq);
-    }
-
-    #[inline(always)]
-    fn remove(&mut self, sq: Square) -> Piece {
-        let p = self.board[sq.index()];
-        self.board[sq.index()] = Piece::EMPTY;
-        self.by_color[p.color().index()].clear(sq);
-        self.by_kind[p.kind().index()].clear(sq);
-        self.board_key ^= zobrist::piece_square(p, sq);
-        p
     }
 
     #[inline(always)]
@@ -358,31 +355,52 @@ impl Position {
     }
 
     /// Plays a legal move.
+    ///
+    /// Works on the bitboards directly (one xor of `from | to` for the mover's colour) and keeps the
+    /// board key in a register; the moving piece comes from the move, not from the board.
     pub fn do_move(&mut self, m: Move) {
         let us = self.side;
-        let mut captured = Piece::EMPTY;
+        let them = us.flip();
         let (board_key, hand_key) = (self.board_key, self.hand_key);
+        let mut key = board_key ^ zobrist::side();
         let to = m.to();
+        let to_bb = Bitboard::from_square(to);
+        let p = m.piece();
+        let mut captured = Piece::EMPTY;
         if m.is_drop() {
-            self.hand_remove(us, m.drop_kind());
-            self.put(m.piece(), to);
+            let k = p.kind();
+            self.hand_remove(us, k);
+            self.board[to.index()] = p;
+            self.by_color[us.index()] |= to_bb;
+            self.by_kind[k.index()] |= to_bb;
+            key ^= zobrist::piece_square(p, to);
         } else {
             let from = m.from();
-            let p = self.remove(from);
-            if !self.board[to.index()].is_empty() {
-                captured = self.remove(to);
-                self.hand_add(us, captured.kind().unpromoted());
-                if captured.kind() == PieceKind::King {
+            captured = self.board[to.index()];
+            if !captured.is_empty() {
+                let ck = captured.kind();
+                self.by_color[them.index()] ^= to_bb;
+                self.by_kind[ck.index()] ^= to_bb;
+                key ^= zobrist::piece_square(captured, to);
+                self.hand_add(us, ck.unpromoted());
+                if ck == PieceKind::King {
                     // Only reachable from broken input; keep the state consistent.
-                    self.king[us.flip().index()] = None;
+                    self.king[them.index()] = None;
                 }
             }
             let moved = if m.is_promotion() { p.promoted() } else { p };
-            self.put(moved, to);
+            let from_bb = Bitboard::from_square(from);
+            self.board[from.index()] = Piece::EMPTY;
+            self.board[to.index()] = moved;
+            self.by_color[us.index()] ^= from_bb | to_bb;
+            self.by_kind[p.kind().index()] ^= from_bb;
+            self.by_kind[moved.kind().index()] ^= to_bb;
+            key ^= zobrist::piece_square(p, from) ^ zobrist::piece_square(moved, to);
             if p.kind() == PieceKind::King {
                 self.king[us.index()] = Some(to);
             }
         }
+        self.board_key = key;
         self.history.push(StateInfo {
             board_key,
             hand_key,
@@ -390,34 +408,48 @@ impl Position {
             captured,
             mv: m,
         });
-        self.side = us.flip();
-        self.board_key ^= zobrist::side();
+        self.side = them;
         self.checkers = self.checkers_after(m);
         debug_assert_eq!(self.checkers, self.compute_checkers(), "{m}");
+        debug_assert_eq!(self.compute_keys(), (self.board_key, self.hand_key), "{m}");
     }
 
-    /// Takes back the last move played (which must be `m`).
+    /// Takes back the last move played (which must be `m`). The keys and checkers come back from the
+    /// history, so the board and hands are restored without touching them.
     pub fn undo_move(&mut self, m: Move) {
         let st = self.history.pop().expect("undo_move without a move");
         debug_assert!(st.mv == m);
-        self.side = self.side.flip();
-        let us = self.side;
+        let them = self.side;
+        let us = them.flip();
+        self.side = us;
         let to = m.to();
+        let to_bb = Bitboard::from_square(to);
+        let p = m.piece();
         if m.is_drop() {
-            self.remove(to);
-            self.hand_add(us, m.drop_kind());
+            let k = p.kind();
+            self.board[to.index()] = Piece::EMPTY;
+            self.by_color[us.index()] ^= to_bb;
+            self.by_kind[k.index()] ^= to_bb;
+            self.hands[us.index()].add(k);
         } else {
             let from = m.from();
-            self.remove(to);
-            self.put(m.piece(), from);
-            if m.piece().kind() == PieceKind::King {
+            let from_bb = Bitboard::from_square(from);
+            let moved = self.board[to.index()];
+            self.board[from.index()] = p;
+            self.board[to.index()] = st.captured;
+            self.by_color[us.index()] ^= from_bb | to_bb;
+            self.by_kind[p.kind().index()] ^= from_bb;
+            self.by_kind[moved.kind().index()] ^= to_bb;
+            if p.kind() == PieceKind::King {
                 self.king[us.index()] = Some(from);
             }
             if !st.captured.is_empty() {
-                self.put(st.captured, to);
-                self.hand_remove(us, st.captured.kind().unpromoted());
-                if st.captured.kind() == PieceKind::King {
-                    self.king[us.flip().index()] = Some(to);
+                let ck = st.captured.kind();
+                self.by_color[them.index()] ^= to_bb;
+                self.by_kind[ck.index()] ^= to_bb;
+                self.hands[us.index()].remove(ck.unpromoted());
+                if ck == PieceKind::King {
+                    self.king[them.index()] = Some(to);
                 }
             }
         }

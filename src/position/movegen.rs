@@ -152,12 +152,6 @@ static PROMOTION_TARGETS: [[Bitboard; Square::NUM]; 2] = {
     t
 };
 
-/// Squares a piece of `kind` may be dropped on (dead-piece rule only).
-#[inline(always)]
-fn drop_allowed(kind: PieceKind, us: Color) -> Bitboard {
-    nonpromotion_allowed(kind, us)
-}
-
 /// Where the generators put moves: a `MoveList`, or a `MoveCounter` that only adds up set sizes (the
 /// last ply of perft, "how many evasions"), so that no move is ever built there.
 trait MoveSink {
@@ -211,8 +205,10 @@ fn push_split(list: &mut impl MoveSink, p: Piece, from: Square, promo: Bitboard,
 
 /// Board moves of every piece of `us` except the king, to squares of `target`, with pins against the
 /// king on `ksq` resolved (`pinned` must be empty when there is no king; `ksq` is then never read).
+/// `NARROW`: `target` is small (evasions: the checker and the squares between), so sliders are first
+/// tested on the empty board and most skip their attack set.
 #[inline(always)]
-fn push_board_moves(
+fn push_board_moves<const NARROW: bool>(
     pos: &Position,
     list: &mut impl MoveSink,
     us: Color,
@@ -241,6 +237,9 @@ fn push_board_moves(
         ksq,
         target,
         |from, target| {
+            if NARROW && (lance_pseudo(us, from) & target).is_empty() {
+                return;
+            }
             let to = lance_attacks(us, from, occ) & target;
             push_split(list, p, from, to & zone, to.and_not(last));
         },
@@ -287,6 +286,9 @@ fn push_board_moves(
         ksq,
         target,
         |from, target| {
+            if NARROW && (bishop_pseudo(from) & target).is_empty() {
+                return;
+            }
             let to = bishop_attacks(from, occ) & target;
             push_split(list, p, from, to & promotion_targets(us, from), to);
         },
@@ -298,6 +300,9 @@ fn push_board_moves(
         ksq,
         target,
         |from, target| {
+            if NARROW && (rook_pseudo(from) & target).is_empty() {
+                return;
+            }
             let to = rook_attacks(from, occ) & target;
             push_split(list, p, from, to & promotion_targets(us, from), to);
         },
@@ -309,6 +314,9 @@ fn push_board_moves(
         ksq,
         target,
         |from, target| {
+            if NARROW && ((bishop_pseudo(from) | king_attacks(from)) & target).is_empty() {
+                return;
+            }
             let to = (bishop_attacks(from, occ) | king_attacks(from)) & target;
             list.add(Move::base_normal(from, false, p), to);
         },
@@ -320,6 +328,9 @@ fn push_board_moves(
         ksq,
         target,
         |from, target| {
+            if NARROW && ((rook_pseudo(from) | king_attacks(from)) & target).is_empty() {
+                return;
+            }
             let to = (rook_attacks(from, occ) | king_attacks(from)) & target;
             list.add(Move::base_normal(from, false, p), to);
         },
@@ -337,8 +348,12 @@ fn each_piece(
     target: Bitboard,
     mut f: impl FnMut(Square, Bitboard),
 ) {
-    set.and_not(pinned).for_each(|from| f(from, target));
-    (set & pinned).for_each(|from| f(from, target & line(ksq, from)));
+    if pinned.is_empty() {
+        set.for_each(|from| f(from, target));
+    } else {
+        set.and_not(pinned).for_each(|from| f(from, target));
+        (set & pinned).for_each(|from| f(from, target & line(ksq, from)));
+    }
 }
 
 /// Is dropping a pawn of `us` on `to` (which checks the enemy king) mate? Then it is illegal.
@@ -442,16 +457,41 @@ pub fn generate_legal(pos: &Position, list: &mut MoveList) {
 
 /// The number of legal moves, without building them.
 pub fn count_legal(pos: &Position) -> usize {
-    let mut counter = MoveCounter(0);
-    legal_into(pos, &mut counter);
-    counter.0
+    #[cfg(target_arch = "x86_64")]
+    if std::arch::is_x86_feature_detected!("popcnt") {
+        // SAFETY: compiled for `popcnt` on top of the baseline; the CPU was just checked for it.
+        return unsafe { count_popcnt(pos, false) };
+    }
+    count_moves(pos, false)
 }
 
 /// The number of legal moves of a side in check (0: mated), without building them.
 pub fn count_evasions(pos: &Position) -> usize {
+    #[cfg(target_arch = "x86_64")]
+    if std::arch::is_x86_feature_detected!("popcnt") {
+        // SAFETY: as in `count_legal`.
+        return unsafe { count_popcnt(pos, true) };
+    }
+    count_moves(pos, true)
+}
+
+/// `count_legal` (or `count_evasions` when `evasions`) on the baseline instruction set.
+#[inline(always)]
+fn count_moves(pos: &Position, evasions: bool) -> usize {
     let mut counter = MoveCounter(0);
-    evasions_into(pos, &mut counter);
+    if evasions {
+        evasions_into(pos, &mut counter);
+    } else {
+        legal_into(pos, &mut counter);
+    }
     counter.0
+}
+
+/// `count_moves` where popcounts are one instruction (see `perft_popcnt`).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "popcnt")]
+fn count_popcnt(pos: &Position, evasions: bool) -> usize {
+    count_moves(pos, evasions)
 }
 
 /// Every legal move when the side to move is in check.
@@ -470,10 +510,10 @@ fn legal_into(pos: &Position, list: &mut impl MoveSink) {
     match pos.king_square(us) {
         Some(ksq) => {
             let pinned = pos.pinned(us);
-            push_board_moves(pos, list, us, target, pinned, ksq);
+            push_board_moves::<false>(pos, list, us, target, pinned, ksq);
             push_king_moves(pos, list, us, ksq, target);
         }
-        None => push_board_moves(
+        None => push_board_moves::<false>(
             pos,
             list,
             us,
@@ -500,7 +540,7 @@ fn evasions_into(pos: &Position, list: &mut impl MoveSink) {
     let checker = checkers.first();
     let gap = between(checker, ksq);
     let pinned = pos.pinned(us);
-    push_board_moves(pos, list, us, gap | checkers, pinned, ksq);
+    push_board_moves::<true>(pos, list, us, gap | checkers, pinned, ksq);
     push_drops(pos, list, us, gap);
 }
 
@@ -536,7 +576,8 @@ pub fn check_squares(pos: &Position, us: Color, eksq: Square) -> [Bitboard; Piec
 /// When the side to move is itself in check, its evasions that also give check.
 pub fn generate_checks(pos: &Position, list: &mut MoveList) {
     let us = pos.side_to_move();
-    let Some(eksq) = pos.king_square(us.flip()) else {
+    let them = us.flip();
+    let Some(eksq) = pos.king_square(them) else {
         return;
     };
     if pos.in_check() {
@@ -552,62 +593,168 @@ pub fn generate_checks(pos: &Position, list: &mut MoveList) {
     let own = pos.pieces(us);
     let occ = pos.occupied();
     let target = !own;
+    let zone = Bitboard::promotion_zone(us);
     let ksq = pos.king_square(us);
     let pinned = pos.pinned(us);
     let discoverers = pos.slider_blockers(us, eksq) & own;
-    let chk = check_squares(pos, us, eksq);
-    // A piece can only check if it is a discoverer, or if it can reach some check square: the union of
-    // all check squares bounds that, and most pieces fail the cheap test below.
-    let reach_any = chk[PieceKind::Dragon.index()]
-        | chk[PieceKind::Horse.index()]
-        | chk[PieceKind::Knight.index()]
-        | chk[PieceKind::Lance.index()];
-    for from in own.and_not(pos.kind_bb(PieceKind::King)) {
+
+    // Check squares: where a piece of each kind (of ours) would give check.
+    let chk_pawn = pawn_attacks(them, eksq);
+    let chk_knight = knight_attacks(them, eksq);
+    let chk_silver = silver_attacks(them, eksq);
+    let chk_gold = gold_attacks(them, eksq);
+    let chk_lance = lance_attacks(them, eksq, occ);
+    let chk_bishop = bishop_attacks(eksq, occ);
+    let chk_rook = rook_attacks(eksq, occ);
+    let chk_horse = chk_bishop | king_attacks(eksq);
+    let chk_dragon = chk_rook | king_attacks(eksq);
+
+    // Pawns, all at once: a pawn checks by stepping onto the pawn check square, or by promoting on a
+    // gold check square.
+    let special = (pinned | discoverers) & own;
+    let not_last = !LAST_RANK[us.index()];
+    let pawn_to = pos
+        .pieces_of(us, PieceKind::Pawn)
+        .and_not(special)
+        .forward(us)
+        & target;
+    list.add_pawn_moves(us, pawn_to & zone & chk_gold, true);
+    list.add_pawn_moves(us, pawn_to & chk_pawn & not_last, false);
+
+    // Every other piece (the attacker in a mate problem has few, so one loop with a `match` beats a
+    // loop per kind). Each arm knows its kind's check squares and promotion rule.
+    let knight_plain = chk_knight.and_not(LAST_TWO_RANKS[us.index()]);
+    let gold_promo = chk_gold & zone;
+    let lance_plain = chk_lance & not_last;
+    let lance_any = lance_plain | gold_promo;
+    let direct = |list: &mut MoveList, from: Square| {
         let p = pos.piece_at(from);
-        let kind = p.kind();
-        let mut att = attacks(kind, us, from, occ) & target;
+        match p.kind() {
+            PieceKind::Knight => {
+                let att = knight_attacks(us, from) & target;
+                push_split(list, p, from, att & gold_promo, att & knight_plain);
+            }
+            PieceKind::Silver => {
+                let att = silver_attacks(us, from) & target;
+                let promo = att & chk_gold & promotion_targets(us, from);
+                push_split(list, p, from, promo, att & chk_silver);
+            }
+            PieceKind::Lance => {
+                if (lance_pseudo(us, from) & lance_any).is_not_empty() {
+                    let att = lance_attacks(us, from, occ) & target;
+                    push_split(list, p, from, att & gold_promo, att & lance_plain);
+                }
+            }
+            PieceKind::Bishop => {
+                if (bishop_pseudo(from) & chk_horse).is_not_empty() {
+                    let att = bishop_attacks(from, occ) & target;
+                    let promo = att & chk_horse & promotion_targets(us, from);
+                    push_split(list, p, from, promo, att & chk_bishop);
+                }
+            }
+            PieceKind::Rook => {
+                if (rook_pseudo(from) & chk_dragon).is_not_empty() {
+                    let att = rook_attacks(from, occ) & target;
+                    let promo = att & chk_dragon & promotion_targets(us, from);
+                    push_split(list, p, from, promo, att & chk_rook);
+                }
+            }
+            PieceKind::Horse => {
+                if ((bishop_pseudo(from) | king_attacks(from)) & chk_horse).is_not_empty() {
+                    let att = (bishop_attacks(from, occ) | king_attacks(from)) & target;
+                    list.add(Move::base_normal(from, false, p), att & chk_horse);
+                }
+            }
+            PieceKind::Dragon => {
+                if ((rook_pseudo(from) | king_attacks(from)) & chk_dragon).is_not_empty() {
+                    let att = (rook_attacks(from, occ) | king_attacks(from)) & target;
+                    list.add(Move::base_normal(from, false, p), att & chk_dragon);
+                }
+            }
+            PieceKind::Pawn | PieceKind::King => {}
+            // Gold and the promoted minor pieces.
+            _ => {
+                let att = gold_attacks(us, from) & target & chk_gold;
+                list.add(Move::base_normal(from, false, p), att);
+            }
+        }
+    };
+    let others = own.and_not(pos.kind_bb(PieceKind::King) | pos.kind_bb(PieceKind::Pawn));
+    if special.is_empty() {
+        others.for_each(|from| direct(list, from));
+    } else {
+        others.and_not(special).for_each(|from| direct(list, from));
+        // Pinned pieces and discoverers (rare): pinned ones stay on their pin line, and a discoverer
+        // checks with every move off its line to the king.
+        let chk_of = |k: PieceKind| match k {
+            PieceKind::Pawn => chk_pawn,
+            PieceKind::Lance => chk_lance,
+            PieceKind::Knight => chk_knight,
+            PieceKind::Silver => chk_silver,
+            PieceKind::Bishop => chk_bishop,
+            PieceKind::Rook => chk_rook,
+            PieceKind::Horse => chk_horse,
+            PieceKind::Dragon => chk_dragon,
+            PieceKind::King => Bitboard::EMPTY,
+            _ => chk_gold,
+        };
+        special
+            .and_not(pos.kind_bb(PieceKind::King))
+            .for_each(|from| {
+                let p = pos.piece_at(from);
+                let kind = p.kind();
+                let mut att = attacks(kind, us, from, occ) & target;
+                if let Some(k) = ksq
+                    && pinned.contains(from)
+                {
+                    att &= line(k, from);
+                }
+                let d = if discoverers.contains(from) {
+                    att.and_not(line(eksq, from))
+                } else {
+                    Bitboard::EMPTY
+                };
+                let promo = if kind.can_promote() {
+                    ((att & chk_of(kind.promoted())) | d) & promotion_targets(us, from)
+                } else {
+                    Bitboard::EMPTY
+                };
+                let plain = ((att & chk_of(kind)) | d) & nonpromotion_allowed(kind, us);
+                push_split(list, p, from, promo, plain);
+            });
         if let Some(k) = ksq
-            && pinned.contains(from)
+            && discoverers.contains(k)
         {
-            att &= line(k, from);
+            push_king_moves(pos, list, us, k, target.and_not(line(eksq, k)));
         }
-        let disc = discoverers.contains(from);
-        if !disc && (att & reach_any).is_empty() {
-            continue;
-        }
-        let d = if disc {
-            att.and_not(line(eksq, from))
-        } else {
-            Bitboard::EMPTY
-        };
-        let promo = if kind.can_promote() {
-            ((att & chk[kind.promoted().index()]) | d) & promotion_targets(us, from)
-        } else {
-            Bitboard::EMPTY
-        };
-        let plain = ((att & chk[kind.index()]) | d) & nonpromotion_allowed(kind, us);
-        push_split(list, p, from, promo, plain);
     }
-    if let Some(k) = ksq
-        && discoverers.contains(k)
-    {
-        push_king_moves(pos, list, us, k, target.and_not(line(eksq, k)));
+
+    // Drops on empty check squares.
+    let hand = pos.hand(us);
+    if hand.is_empty() {
+        return;
     }
     let empty = !occ;
-    let hand = pos.hand(us);
-    for kind in PieceKind::HAND {
-        if !hand.has(kind) {
-            continue;
+    if hand.has(PieceKind::Pawn) {
+        let to_set = chk_pawn & empty & pos.pieces_of(us, PieceKind::Pawn).empty_files();
+        if to_set.is_not_empty() && !is_pawn_drop_mate(pos, us, to_set.first()) {
+            list.add(Move::base_drop(PieceKind::Pawn, us), to_set);
         }
-        let mut to_set = chk[kind.index()] & empty & drop_allowed(kind, us);
-        if kind == PieceKind::Pawn
-            && let Some(to) = to_set.lsb()
-            && (!pos.pawn_file_free(us, to.file()) || is_pawn_drop_mate(pos, us, to))
-        {
-            to_set = Bitboard::EMPTY;
-        }
-        for to in to_set {
-            list.push(Move::drop(kind, to, us));
+    }
+    let drops = [
+        (PieceKind::Lance, chk_lance.and_not(LAST_RANK[us.index()])),
+        (
+            PieceKind::Knight,
+            chk_knight.and_not(LAST_TWO_RANKS[us.index()]),
+        ),
+        (PieceKind::Silver, chk_silver),
+        (PieceKind::Gold, chk_gold),
+        (PieceKind::Bishop, chk_bishop),
+        (PieceKind::Rook, chk_rook),
+    ];
+    for (kind, squares) in drops {
+        if hand.has(kind) {
+            list.add(Move::base_drop(kind, us), squares & empty);
         }
     }
 }
@@ -679,6 +826,63 @@ mod tests {
     fn perft_593_moves() {
         let s = "R8/2K1S1SSk/4B4/9/9/9/9/9/1L1L1L3 b RBGSNLP3g3n17p 1";
         assert_eq!(perft_of(s, 1), 593);
+    }
+
+    /// The counters agree with the lists, and the check generator with filtering all moves, over every
+    /// position of a small tree from a few starting points.
+    #[test]
+    fn counts_and_checks_agree_with_the_full_lists() {
+        fn walk(p: &mut Position, depth: u32) {
+            let mut all = MoveList::new();
+            generate_legal(p, &mut all);
+            assert_eq!(count_legal(p), all.len(), "{p:?}");
+            if p.in_check() {
+                let mut ev = MoveList::new();
+                generate_evasions(p, &mut ev);
+                assert_eq!(ev.len(), all.len(), "{p:?}");
+                assert_eq!(count_evasions(p), all.len(), "{p:?}");
+            }
+            let mut checks = MoveList::new();
+            generate_checks(p, &mut checks);
+            let mut expect: Vec<Move> = all.iter().copied().filter(|&m| p.gives_check(m)).collect();
+            let mut got = checks.to_vec();
+            expect.sort_by_key(|m| m.to_u16());
+            got.sort_by_key(|m| m.to_u16());
+            assert_eq!(got, expect, "{p:?}");
+            if depth == 0 {
+                return;
+            }
+            for &m in all.iter() {
+                p.do_move(m);
+                walk(p, depth - 1);
+                p.undo_move(m);
+            }
+        }
+        for (sfen, depth) in [
+            ("startpos", 2),
+            (
+                "l6nl/5+P1gk/2np1S3/p1p4Pp/3P2Sp1/1PPb2P1P/P5GS1/R8/LN4bKL w RGgsn5p 1",
+                1,
+            ),
+            ("6Snl/5s1k1/6rpp/5Bp2/9/9/9/9/9 w RGb3g2s3n3l15p 6", 2),
+            ("4k4/9/4P4/9/9/9/9/9/9 b G2r2b3g4s4n4l17p 1", 2),
+        ] {
+            let mut p = Position::from_sfen(sfen).unwrap();
+            walk(&mut p, depth);
+        }
+    }
+
+    /// A rook pinned on a diagonal cannot move (the old diagonal `line` let it slide along its file).
+    #[test]
+    fn diagonally_pinned_rook_stays() {
+        let p = Position::from_sfen("6Snl/5s1k1/6rpp/5Bp2/9/9/9/9/9 w RGb3g2s3n3l15p 6").unwrap();
+        let mut list = MoveList::new();
+        generate_legal(&p, &mut list);
+        assert!(
+            !list
+                .iter()
+                .any(|m| !m.is_drop() && m.from() == Square::new(3, 3).unwrap())
+        );
     }
 
     #[test]

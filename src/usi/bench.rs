@@ -1,12 +1,15 @@
 //! `kanju bench`: runs problem files with known answers (the format of `shared/problems/README.md`) and
-//! counts what was solved, what was wrong and what timed out.
+//! counts what was solved, what was wrong, what timed out and which rows kanju refused as illegal
+//! positions.
 
-use super::checked::{Answer, CheckedSolver, Report};
+use super::checked::{Answer, CheckedSolver, Report, read_problem};
 use super::output::nps;
-use super::shell::{limits_from_ms, solve_text};
+use super::shell::limits_from_ms;
+use crate::search::SearchLimits;
 use std::fmt;
 use std::io::{self, Write};
 use std::path::Path;
+use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 /// How `kanju bench` runs.
@@ -115,6 +118,10 @@ pub enum Grade {
     Solved,
     Wrong(String),
     Timeout,
+    /// The SFEN was refused (`Position::from_sfen` or `validate_mate_problem`): a malformed or
+    /// impossible position, e.g. two unpromoted pawns of one colour on a file. Refusing it is the
+    /// specified behaviour, so it is neither solved nor wrong; the string is kanju's reason.
+    Illegal(String),
 }
 
 /// Grades an answer. `minimax` says whether `mate:N` is the shortest possible mate (see
@@ -143,7 +150,30 @@ pub fn grade(expected: Expected, answer: &Answer, minimax: bool) -> Grade {
     }
 }
 
-/// The counts of one file (or of all files).
+/// Solves one row and grades the answer. A SFEN that kanju refuses (`read_problem`: `from_sfen` or
+/// `validate_mate_problem`) is `Illegal` and never reaches the solver (no report). A solver `error`
+/// on a position that was accepted stays `Wrong` (see `grade`).
+pub fn bench_problem(
+    solver: &mut CheckedSolver,
+    problem: &Problem,
+    limits: &SearchLimits,
+    minimax: bool,
+) -> (Grade, Option<Report>) {
+    match read_problem(&problem.sfen) {
+        Err(why) => (Grade::Illegal(why), None),
+        Ok(root) => {
+            solver.clear();
+            let report = solver.solve(&root, limits, &AtomicBool::new(false), &mut |_| {});
+            (
+                grade(problem.expected, &report.answer, minimax),
+                Some(report),
+            )
+        }
+    }
+}
+
+/// The counts of one file (or of all files). `problems` counts every row taken (after `--filter` and
+/// `--limit`): `problems = solved + wrong + timeouts + illegal`.
 #[derive(Clone, Debug, Default)]
 pub struct Totals {
     pub problems: usize,
@@ -151,8 +181,13 @@ pub struct Totals {
     pub exact: usize,
     pub wrong: usize,
     pub timeouts: usize,
+    /// Rows whose SFEN kanju refused (see `Grade::Illegal`).
+    pub illegal: usize,
+    /// Search time of every problem that reached the solver (solved, wrong or timed out).
     pub time: Duration,
     pub nodes: u64,
+    /// The search time of each solved problem, for the median.
+    pub solved_times: Vec<Duration>,
 }
 
 impl Totals {
@@ -166,10 +201,14 @@ impl Totals {
             Grade::Solved => self.solved += 1,
             Grade::Wrong(_) => self.wrong += 1,
             Grade::Timeout => self.timeouts += 1,
+            Grade::Illegal(_) => self.illegal += 1,
         }
         if let Some(r) = report {
             self.time += r.elapsed;
             self.nodes += r.nodes;
+            if matches!(grade, Grade::Exact | Grade::Solved) {
+                self.solved_times.push(r.elapsed);
+            }
         }
     }
 
@@ -179,19 +218,41 @@ impl Totals {
         self.exact += o.exact;
         self.wrong += o.wrong;
         self.timeouts += o.timeouts;
+        self.illegal += o.illegal;
         self.time += o.time;
         self.nodes += o.nodes;
+        self.solved_times.extend_from_slice(&o.solved_times);
     }
 
-    /// `<name>  problems N  solved N  exact length N  wrong N  timeouts N  time S  nodes N  nps N`.
+    /// The median search time per solved problem (the mean of the two middle ones for an even count);
+    /// `None` when nothing was solved.
+    pub fn median_solved_time(&self) -> Option<Duration> {
+        let mut t = self.solved_times.clone();
+        t.sort_unstable();
+        let n = t.len();
+        match n {
+            0 => None,
+            _ if n % 2 == 1 => Some(t[n / 2]),
+            _ => Some((t[n / 2 - 1] + t[n / 2]) / 2),
+        }
+    }
+
+    /// `<name>  problems N  solved N  exact length N  wrong N  timeouts N  illegal N  time S s
+    /// median M ms  nodes N  nps N`: `time` is the total search time, `median` the median search time
+    /// per solved problem (`-` if none), and `nps` is `nodes / time`.
     pub fn summary(&self, name: &str) -> String {
+        let median = self.median_solved_time().map_or_else(
+            || "-".to_string(),
+            |m| format!("{:.3} ms", m.as_secs_f64() * 1e3),
+        );
         format!(
-            "{name}  problems {}  solved {}  exact length {}  wrong {}  timeouts {}  time {:.3} s  nodes {}  nps {}",
+            "{name}  problems {}  solved {}  exact length {}  wrong {}  timeouts {}  illegal {}  time {:.3} s  median {median}  nodes {}  nps {}",
             self.problems,
             self.solved,
             self.exact,
             self.wrong,
             self.timeouts,
+            self.illegal,
             self.time.as_secs_f64(),
             self.nodes,
             nps(self.nodes, self.time)
@@ -243,13 +304,12 @@ fn bench_file(
     for row in rows.take(opts.limit.unwrap_or(usize::MAX)) {
         match row {
             Ok(problem) => {
-                let report = solve_text(solver, &problem.sfen, &limits);
-                let grade = grade(problem.expected, &report.answer, minimax);
+                let (grade, report) = bench_problem(solver, &problem, &limits, minimax);
                 if opts.verbose || matches!(grade, Grade::Wrong(_)) {
-                    writeln!(out, "{}", problem_line(&problem, &report, &grade))?;
+                    writeln!(out, "{}", problem_line(&problem, report.as_ref(), &grade))?;
                     out.flush()?;
                 }
-                totals.add(&grade, Some(&report));
+                totals.add(&grade, report.as_ref());
             }
             Err(e) => {
                 writeln!(out, "  WRONG {}: {e}", path.display())?;
@@ -260,8 +320,15 @@ fn bench_file(
     Ok(totals)
 }
 
-/// One problem's line for `-v` (and for every wrong answer).
-fn problem_line(p: &Problem, r: &Report, g: &Grade) -> String {
+/// One problem's line for `-v` (and for every wrong answer). `r` is `None` for a refused SFEN.
+fn problem_line(p: &Problem, r: Option<&Report>, g: &Grade) -> String {
+    let Some(r) = r else {
+        let why = match g {
+            Grade::Illegal(why) => why.as_str(),
+            _ => "not searched",
+        };
+        return format!("  {}  expected {}  illegal: {why}", p.id, p.expected);
+    };
     let answer = match &r.answer {
         Answer::Mate(l) => format!("mate {}", l.len()),
         Answer::NoMate => "nomate".into(),
@@ -273,6 +340,7 @@ fn problem_line(p: &Problem, r: &Report, g: &Grade) -> String {
         Grade::Solved => "ok (other length)".to_string(),
         Grade::Wrong(why) => format!("WRONG: {why}"),
         Grade::Timeout => "timeout".to_string(),
+        Grade::Illegal(why) => format!("illegal: {why}"),
     };
     format!(
         "  {}  expected {}  got {}  {}  {:.3} s  {} nodes",
@@ -350,6 +418,176 @@ mod tests {
             grade(Expected::Mate(1), &Answer::Error("x".into()), true),
             Grade::Wrong(_)
         ));
+    }
+
+    /// Two unpromoted Black pawns on file 5: an impossible position kanju must refuse.
+    const TWO_PAWNS: &str = "4k4/9/4P4/9/9/9/4P4/9/9 b G 1";
+    const MATE1: &str = "4k4/9/4P4/9/9/9/9/9/9 b G 1";
+
+    fn problem(id: &str, sfen: &str, expected: Expected) -> Problem {
+        Problem {
+            id: id.into(),
+            sfen: sfen.into(),
+            expected,
+        }
+    }
+
+    fn opts(verbose: bool) -> BenchOptions {
+        BenchOptions {
+            time_ms: 30_000,
+            hash_mb: 1,
+            filter: None,
+            limit: None,
+            verbose,
+        }
+    }
+
+    #[test]
+    fn a_refused_sfen_is_illegal_not_wrong_and_is_not_searched() {
+        let mut solver = CheckedSolver::new(1);
+        let limits = limits_from_ms(30_000);
+        for sfen in [
+            TWO_PAWNS,
+            "not a position",
+            // No defending king: `validate_mate_problem` refuses it.
+            "9/9/9/9/9/9/9/9/4K4 b G 1",
+        ] {
+            let why = read_problem(sfen).expect_err(sfen);
+            let (g, report) = bench_problem(
+                &mut solver,
+                &problem("x", sfen, Expected::Mate(1)),
+                &limits,
+                true,
+            );
+            assert_eq!(g, Grade::Illegal(why), "{sfen}");
+            assert!(report.is_none(), "{sfen} reached the solver");
+        }
+        // A legal position is searched and graded as before.
+        let (g, report) = bench_problem(
+            &mut solver,
+            &problem("m1", MATE1, Expected::Mate(1)),
+            &limits,
+            true,
+        );
+        assert_eq!(g, Grade::Exact);
+        assert!(report.is_some_and(|r| r.nodes > 0));
+        // A solver error on an accepted position stays wrong (and never becomes illegal).
+        let mut t = Totals::default();
+        t.add(
+            &grade(Expected::Mate(1), &Answer::Error("x".into()), true),
+            None,
+        );
+        assert_eq!((t.wrong, t.illegal), (1, 0));
+    }
+
+    #[test]
+    fn illegal_rows_have_their_own_column() {
+        let text =
+            format!("ok\t{MATE1}\tmate:1\nbad\t{TWO_PAWNS}\tmate:3\nbad2\t{TWO_PAWNS}\tnomate\n");
+        let mut solver = CheckedSolver::new(1);
+        let mut out = Vec::new();
+        let path = Path::new("tanuki.tsv");
+        let t = bench_file(&mut solver, path, &text, &opts(false), &mut out).unwrap();
+        assert_eq!(
+            (
+                t.problems, t.solved, t.exact, t.wrong, t.timeouts, t.illegal
+            ),
+            (3, 1, 1, 0, 0, 2)
+        );
+        // Without -v nothing is printed for an illegal row (it is not wrong).
+        assert!(out.is_empty(), "{}", String::from_utf8_lossy(&out));
+        let summary = t.summary("f");
+        assert!(summary.contains("  wrong 0  "), "{summary}");
+        assert!(summary.contains("  illegal 2  "), "{summary}");
+
+        // With -v, one line per illegal row with kanju's reason.
+        let mut out = Vec::new();
+        bench_file(&mut solver, path, &text, &opts(true), &mut out).unwrap();
+        let out = String::from_utf8(out).unwrap();
+        let why = read_problem(TWO_PAWNS).unwrap_err();
+        let illegal: Vec<&str> = out.lines().filter(|l| l.contains("illegal: ")).collect();
+        assert_eq!(illegal.len(), 2, "{out}");
+        assert!(
+            illegal[0].starts_with("  bad  ") && illegal[0].ends_with(&why),
+            "{out}"
+        );
+        assert!(!out.contains("WRONG"), "{out}");
+
+        // A malformed row (not a SFEN problem, a broken file) is still wrong.
+        let t = bench_file(
+            &mut solver,
+            path,
+            &format!("{text}broken\tonly two columns\n"),
+            &opts(false),
+            &mut Vec::new(),
+        )
+        .unwrap();
+        assert_eq!((t.problems, t.wrong, t.illegal), (4, 1, 2));
+    }
+
+    #[test]
+    fn run_bench_with_only_illegal_wrongs_has_no_wrong() {
+        let dir = std::env::temp_dir().join(format!("kanju-bench-unit-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let (a, b) = (dir.join("a.tsv"), dir.join("b.tsv"));
+        std::fs::write(&a, format!("ok\t{MATE1}\tmate:1\n")).unwrap();
+        std::fs::write(
+            &b,
+            format!("bad\t{TWO_PAWNS}\tmate:1\nok\t{MATE1}\tmate:1\n"),
+        )
+        .unwrap();
+        let mut out = Vec::new();
+        let all = run_bench(&[&a, &b], &opts(false), &mut out);
+        std::fs::remove_dir_all(&dir).unwrap();
+        let all = all.unwrap();
+        // `main` exits 0 exactly when `wrong == 0`.
+        assert_eq!(
+            (all.problems, all.solved, all.wrong, all.illegal),
+            (3, 2, 0, 1)
+        );
+        let out = String::from_utf8(out).unwrap();
+        let lines: Vec<&str> = out.lines().collect();
+        assert_eq!(lines.len(), 3, "{out}");
+        assert!(
+            lines[1].contains("  illegal 1  ") && lines[1].contains("  median "),
+            "{out}"
+        );
+        assert!(
+            lines[2].starts_with("total  problems 3  ") && lines[2].contains("  illegal 1  "),
+            "{out}"
+        );
+        assert_eq!(all.solved_times.len(), 2);
+    }
+
+    #[test]
+    fn summary_has_median_per_solved_problem_and_nps_over_search_time() {
+        let ms = Duration::from_millis;
+        let report = |elapsed, nodes| Report {
+            answer: Answer::NoMate,
+            nodes,
+            elapsed,
+        };
+        let mut t = Totals::default();
+        assert_eq!(t.median_solved_time(), None);
+        assert!(t.summary("x").contains("  median -  "));
+        t.add(&Grade::Solved, Some(&report(ms(30), 1000)));
+        t.add(&Grade::Exact, Some(&report(ms(10), 1000)));
+        // Timeouts and wrong answers count in the time and nps, not in the median.
+        t.add(&Grade::Timeout, Some(&report(ms(900), 1000)));
+        t.add(&Grade::Wrong("w".into()), Some(&report(ms(60), 1000)));
+        t.add(&Grade::Illegal("i".into()), None);
+        assert_eq!(t.median_solved_time(), Some(ms(20)));
+        t.add(&Grade::Exact, Some(&report(ms(20), 0)));
+        assert_eq!(t.median_solved_time(), Some(ms(20)));
+        let mut other = Totals::default();
+        other.add(&Grade::Exact, Some(&report(ms(1), 0)));
+        other.add(&Grade::Exact, Some(&report(ms(2), 0)));
+        t.merge(&other);
+        // Solved 1, 2, 10, 20, 30 ms: the total median is over all problems, not of the medians.
+        assert_eq!(t.median_solved_time(), Some(ms(10)));
+        assert_eq!((t.time, t.nodes), (ms(1023), 4000));
+        let s = t.summary("total");
+        assert!(s.starts_with("total  problems 8  solved 5  exact length 4  wrong 1  timeouts 1  illegal 1  time 1.023 s  median 10.000 ms  nodes 4000  nps 3910"), "{s}");
     }
 
     #[test]
