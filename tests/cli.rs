@@ -272,7 +272,9 @@ fn bench_fails_on_a_wrong_answer() {
     );
     let lines = stdout_lines(&out);
     let summary = lines.last().expect("a summary");
-    assert_eq!(count(summary, "wrong"), 2, "{lines:?}");
+    assert_eq!(count(summary, "wrong"), 1, "{lines:?}");
+    // A real mate shorter than the claimed minimax is a short line, not a wrong answer.
+    assert_eq!(count(summary, "short"), 1, "{lines:?}");
     assert!(
         lines
             .iter()

@@ -1,27 +1,43 @@
 //! Mate in one: is there a check after which the defender has no legal move?
 
-use super::movegen::{generate_checks, generate_evasions, MoveList};
+use super::movegen::{MoveList, count_evasions, generate_checks};
 use super::{Move, Position};
 
-/// Whether the side to move (which must be in check) has any legal move.
-pub fn has_evasion(pos: &Position) -> bool {
-    let mut list = MoveList::new();
-    generate_evasions(pos, &mut list);
-    !list.is_empty()
-}
-
-/// A mating move for the side to move, if one exists. Pawn-drop mates never count: the check generator
-/// does not produce them.
-pub fn mate_in_one(pos: &mut Position) -> Option<Move> {
-    let mut checks = MoveList::new();
-    generate_checks(pos, &mut checks);
-    for &m in checks.iter() {
+/// Looks for a mating move of the side to move. Its checks are generated into `checks` and left there
+/// (callers use their number); evasions are only counted, never built. Pawn-drop mates never count: the
+/// check generator does not produce them. Also returns how many checks were played to find out.
+pub fn mate_in_one(pos: &mut Position, checks: &mut MoveList) -> (Option<Move>, u64) {
+    checks.clear();
+    generate_checks(pos, checks);
+    for (i, &m) in checks.iter().enumerate() {
         pos.do_move(m);
-        let mated = !has_evasion(pos);
+        let mated = count_evasions(pos) == 0;
         pos.undo_move(m);
         if mated {
-            return Some(m);
+            return (Some(m), i as u64 + 1);
         }
     }
-    None
+    (None, checks.len() as u64)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn mate(sfen: &str) -> Option<String> {
+        let mut pos = Position::from_sfen(sfen).unwrap();
+        mate_in_one(&mut pos, &mut MoveList::new())
+            .0
+            .map(|m| m.to_usi())
+    }
+
+    #[test]
+    fn finds_mates_and_refuses_pawn_drop_mate() {
+        // A gold drop on the head of a cornered king.
+        assert_eq!(mate("8k/9/8P/9/9/9/9/9/9 b G 1").as_deref(), Some("G*1b"));
+        // The only "mate" would be a pawn drop.
+        assert_eq!(mate("7nk/9/8G/9/9/9/9/9/9 b P 1"), None);
+        // No check mates: the king escapes.
+        assert_eq!(mate("9/9/9/9/4k4/9/9/9/9 b G 1"), None);
+    }
 }

@@ -37,7 +37,9 @@ impl fmt::Display for SfenError {
             SfenError::IllegalMove(m) => write!(f, "illegal move in the move list: {m}"),
             SfenError::TooManyKings(c) => write!(f, "more than one king for {c:?}"),
             SfenError::NoKing => write!(f, "no king on the board"),
-            SfenError::NoDefenderKing => write!(f, "the defender (the side not to move) has no king"),
+            SfenError::NoDefenderKing => {
+                write!(f, "the defender (the side not to move) has no king")
+            }
             SfenError::DeadPiece(sq) => write!(f, "a piece on {sq} can never move (dead piece)"),
             SfenError::TwoPawns(c, file) => write!(f, "two unpromoted {c:?} pawns on file {file}"),
             SfenError::TooManyPieces(k) => write!(f, "more {k:?}s than a full set has"),
@@ -76,7 +78,16 @@ impl Position {
     /// optionally followed by `moves …` (each must be legal). The move number may be omitted.
     pub fn from_sfen(text: &str) -> Result<Position, SfenError> {
         let (head, moves) = split_command(text);
-        let partial = PartialPosition::from_usi(&head).map_err(|e| SfenError::Syntax(format!("{e:?}")))?;
+        // The parser skips what a hand cannot hold; a king there is an error, not nothing.
+        if let Some(hand) = head.split_whitespace().nth(3)
+            && hand.contains(['K', 'k'])
+        {
+            return Err(SfenError::Syntax(format!(
+                "a king cannot be in hand: '{hand}'"
+            )));
+        }
+        let partial =
+            PartialPosition::from_usi(&head).map_err(|e| SfenError::Syntax(format!("{e:?}")))?;
         let mut pos = Position::empty();
         let mut counts = [0u8; PieceKind::NUM];
         let mut kings = [0u8; 2];
@@ -136,7 +147,8 @@ impl Position {
         for c in Color::ALL {
             let dead_pl = Bitboard::relative_ranks(c, 1, 1);
             let dead_n = Bitboard::relative_ranks(c, 1, 2);
-            let dead = (self.pieces_of(c, PieceKind::Pawn) | self.pieces_of(c, PieceKind::Lance)) & dead_pl
+            let dead = (self.pieces_of(c, PieceKind::Pawn) | self.pieces_of(c, PieceKind::Lance))
+                & dead_pl
                 | self.pieces_of(c, PieceKind::Knight) & dead_n;
             if let Some(sq) = dead.lsb() {
                 return Err(SfenError::DeadPiece(sq));
@@ -150,7 +162,9 @@ impl Position {
         }
         let them = self.side.flip();
         if let Some(k) = self.king_square(them)
-            && self.attackers_to(self.side, k, self.occupied()).is_not_empty()
+            && self
+                .attackers_to(self.side, k, self.occupied())
+                .is_not_empty()
         {
             return Err(SfenError::OpponentInCheck);
         }
@@ -206,7 +220,11 @@ mod tests {
             "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b -",
             &format!("  {STARTPOS}\n"),
         ] {
-            assert_eq!(Position::from_sfen(text).unwrap().to_sfen(), a.to_sfen(), "{text}");
+            assert_eq!(
+                Position::from_sfen(text).unwrap().to_sfen(),
+                a.to_sfen(),
+                "{text}"
+            );
         }
         let p = Position::from_sfen("position startpos moves 7g7f 3c3d").unwrap();
         assert_eq!(p.moves_played(), 2);
@@ -215,19 +233,44 @@ mod tests {
 
     #[test]
     fn refuses_broken_positions_with_a_reason() {
-        let cases: &[(&str, fn(&SfenError) -> bool)] = &[
+        type Expect = fn(&SfenError) -> bool;
+        let cases: &[(&str, Expect)] = &[
             ("", |e| matches!(e, SfenError::Syntax(_))),
             ("hello world", |e| matches!(e, SfenError::Syntax(_))),
-            ("4k4/9/9/9/9/9/9/9/9 x - 1", |e| matches!(e, SfenError::Syntax(_))),
+            ("4k4/9/9/9/9/9/9/9/9 x - 1", |e| {
+                matches!(e, SfenError::Syntax(_))
+            }),
             ("9/9/9/9/9/9/9/9/9 b - 1", |e| *e == SfenError::NoKing),
-            ("4k4/9/9/9/9/9/9/9/3kK4 b - 1", |e| matches!(e, SfenError::TooManyKings(_))),
-            ("P3k4/9/9/9/9/9/9/9/9 b - 1", |e| matches!(e, SfenError::DeadPiece(_))),
-            ("4k4/N8/9/9/9/9/9/9/9 b - 1", |e| matches!(e, SfenError::DeadPiece(_))),
-            ("4k4/9/P8/P8/9/9/9/9/9 b - 1", |e| matches!(e, SfenError::TwoPawns(..))),
-            ("4k4/9/9/9/9/9/9/9/9 b 3R 1", |e| *e == SfenError::TooManyPieces(PieceKind::Rook)),
-            ("4k4/9/9/9/9/9/9/9/BB7 b B 1", |e| *e == SfenError::TooManyPieces(PieceKind::Bishop)),
-            ("4k4/4R4/9/9/9/9/9/9/9 b - 1", |e| *e == SfenError::OpponentInCheck),
-            ("startpos moves 7g7f 7g7f", |e| matches!(e, SfenError::IllegalMove(_))),
+            ("4k4/9/9/9/9/9/9/9/3kK4 b - 1", |e| {
+                matches!(e, SfenError::TooManyKings(_))
+            }),
+            ("P3k4/9/9/9/9/9/9/9/9 b - 1", |e| {
+                matches!(e, SfenError::DeadPiece(_))
+            }),
+            ("4k4/N8/9/9/9/9/9/9/9 b - 1", |e| {
+                matches!(e, SfenError::DeadPiece(_))
+            }),
+            ("4k4/9/P8/P8/9/9/9/9/9 b - 1", |e| {
+                matches!(e, SfenError::TwoPawns(..))
+            }),
+            ("4k4/9/9/9/9/9/9/9/9 b 3R 1", |e| {
+                *e == SfenError::TooManyPieces(PieceKind::Rook)
+            }),
+            ("4k4/9/9/9/9/9/9/9/4K4 b K 1", |e| {
+                matches!(e, SfenError::Syntax(_))
+            }),
+            ("4k4/9/9/9/9/9/9/9/4K4 b RKk 1", |e| {
+                matches!(e, SfenError::Syntax(_))
+            }),
+            ("4k4/9/9/9/9/9/9/9/BB7 b B 1", |e| {
+                *e == SfenError::TooManyPieces(PieceKind::Bishop)
+            }),
+            ("4k4/4R4/9/9/9/9/9/9/9 b - 1", |e| {
+                *e == SfenError::OpponentInCheck
+            }),
+            ("startpos moves 7g7f 7g7f", |e| {
+                matches!(e, SfenError::IllegalMove(_))
+            }),
         ];
         for (text, ok) in cases {
             let e = Position::from_sfen(text).expect_err(text);

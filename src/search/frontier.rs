@@ -9,7 +9,8 @@
 //! Together the 1-ply look-ahead of an OR node and the mate-1 probe of its grandchildren make the
 //! 3-ply frontier of the paper.
 
-use crate::position::movegen::{MoveList, check_squares, generate_checks, generate_evasions};
+use crate::position::mate1;
+use crate::position::movegen::{MoveList, check_squares, generate_evasions};
 use crate::position::{Bitboard, Color, Hand, Move, PieceKind, Position, attacks};
 
 /// What a look at a new AND node (defender to move, in check) found.
@@ -62,30 +63,16 @@ pub enum OrLook {
 
 /// Looks at a new OR node: mate in one (returned with its proof hand) or the number of checks, and
 /// how many moves it played (for the node count).
-pub fn look_or(
-    pos: &mut Position,
-    attacker: Color,
-    checks: &mut MoveList,
-    evasions: &mut MoveList,
-) -> (OrLook, u64) {
-    checks.clear();
-    generate_checks(pos, checks);
-    for (i, &m) in checks.iter().enumerate() {
-        pos.do_move(m);
-        evasions.clear();
-        generate_evasions(pos, evasions);
-        let mated = evasions.is_empty();
-        let proof = if mated {
-            and_proof_extra(pos, attacker)
-        } else {
-            Hand::EMPTY
-        };
-        pos.undo_move(m);
-        if mated {
-            return (OrLook::Mate(m, before_proof(pos, m, proof)), i as u64 + 1);
+pub fn look_or(pos: &mut Position, attacker: Color, checks: &mut MoveList) -> (OrLook, u64) {
+    match mate1::mate_in_one(pos, checks) {
+        (Some(m), tried) => {
+            pos.do_move(m);
+            let proof = and_proof_extra(pos, attacker);
+            pos.undo_move(m);
+            (OrLook::Mate(m, before_proof(pos, m, proof)), tried)
         }
+        (None, tried) => (OrLook::Checks(checks.len()), tried),
     }
-    (OrLook::Checks(checks.len()), checks.len() as u64)
 }
 
 /// The pieces an AND node's proof must add to the union of its children's proof hands: when the check

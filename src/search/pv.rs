@@ -4,7 +4,7 @@
 //!
 //! This is the simple PV; it is a mate line, not always the minimax-shortest one.
 
-use super::dfpn::{Dfpn, next_path};
+use super::dfpn::{Dfpn, loop_mark, next_path};
 use super::tt::PN_MAX;
 use crate::position::Move;
 use crate::position::movegen::{MoveList, generate_checks, generate_evasions};
@@ -54,7 +54,7 @@ impl Dfpn<'_> {
             };
             self.pos.do_move(m);
             let k = self.pos.key();
-            self.path.insert(k);
+            self.path.insert(k, loop_mark(line.len() as u32 + 1));
             line.push(m);
             keys.push(k);
             path = next_path(path, m);
@@ -68,7 +68,7 @@ impl Dfpn<'_> {
         let mut best: Option<(Move, u16)> = None;
         for &m in moves.iter() {
             self.pos.do_move(m);
-            let repeated = self.path.contains(&self.pos.key());
+            let repeated = self.path.contains_key(&self.pos.key());
             let p = self.tt.probe(
                 self.tt_key(),
                 self.pos.hand(self.attacker),

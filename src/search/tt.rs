@@ -24,7 +24,15 @@ pub const PN_MAX: PnDn = INF - 1;
 pub const PN_UNIT: PnDn = 16;
 
 /// The entry was disproven only because of a repetition on the path that reached it.
-pub const FLAG_PATH_DEPENDENT: u8 = 1;
+const FLAG_PATH_DEPENDENT: u8 = 1;
+
+/// What a path-dependent disproof rests on: the path that reached it (a hash of the moves from the
+/// root) and the ply of the shallowest repeated position on that path.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Dependence {
+    pub path: u64,
+    pub loop_ply: u16,
+}
 
 /// 32 bytes: eight to a 256-byte cluster.
 #[derive(Clone, Copy, Default)]
@@ -43,7 +51,9 @@ struct Entry {
     /// Plies to mate (proven) — an upper bound used to pick the PV.
     len: u16,
     flags: u8,
-    _pad: [u8; 3],
+    _pad: u8,
+    /// For path-dependent disproofs: the ply of the shallowest repeated position they rest on.
+    loop_ply: u16,
 }
 
 impl Entry {
@@ -63,8 +73,7 @@ impl Entry {
         len: u16,
         best: u16,
         amount: u32,
-        flags: u8,
-        path: u64,
+        dep: Option<Dependence>,
     ) -> Entry {
         let mut e = Entry {
             key,
@@ -74,14 +83,17 @@ impl Entry {
             amount: amount.max(1),
             best,
             len,
-            flags,
-            _pad: [0; 3],
+            flags: 0,
+            _pad: 0,
+            loop_ply: 0,
         };
-        if flags & FLAG_PATH_DEPENDENT != 0 {
-            e.pn = path as u32;
-            e.best = (path >> 32) as u16;
-            e.len = (path >> 48) as u16;
+        if let Some(d) = dep {
+            e.flags = FLAG_PATH_DEPENDENT;
+            e.pn = d.path as u32;
+            e.best = (d.path >> 32) as u16;
+            e.len = (d.path >> 48) as u16;
             e.dn = 0;
+            e.loop_ply = d.loop_ply;
         }
         e
     }
@@ -112,7 +124,8 @@ pub struct Probe {
     pub amount: u32,
     /// Proof hand (if proven) or disproof hand (if disproven).
     pub hand: Hand,
-    pub flags: u8,
+    /// For a path-dependent disproof: the ply of the repeated position it rests on.
+    pub loop_ply: Option<u16>,
     /// An entry for exactly this position (or a proof/disproof covering it) was found.
     pub found: bool,
 }
@@ -166,6 +179,7 @@ impl Table {
     #[inline]
     pub fn probe(&self, key: u64, hand: Hand, path: u64) -> Probe {
         let c = &self.clusters[self.cluster_index(key)];
+        let (mut bound_pn, mut bound_dn) = (0, 0);
         let mut r = Probe {
             pn: PN_UNIT,
             dn: PN_UNIT,
@@ -173,7 +187,7 @@ impl Table {
             best: 0,
             amount: 0,
             hand,
-            flags: 0,
+            loop_ply: None,
             found: false,
         };
         for e in &c.entries {
@@ -189,7 +203,7 @@ impl Table {
                         best: 0,
                         amount: e.amount,
                         hand: e.hand,
-                        flags: e.flags,
+                        loop_ply: Some(e.loop_ply),
                         found: true,
                     };
                 }
@@ -202,7 +216,7 @@ impl Table {
                         best: e.best,
                         amount: e.amount,
                         hand: e.hand,
-                        flags: 0,
+                        loop_ply: None,
                         found: true,
                     };
                 }
@@ -215,21 +229,23 @@ impl Table {
                         best: e.best,
                         amount: e.amount,
                         hand: e.hand,
-                        flags: e.flags,
+                        loop_ply: Some(e.loop_ply),
                         found: true,
                     };
                 }
             } else if e.hand == hand {
-                r.pn = r.pn.max(e.pn);
-                r.dn = r.dn.max(e.dn);
+                // The exact entry replaces the default; bounds from neighbours still apply.
+                (r.pn, r.dn) = (e.pn.max(bound_pn), e.dn.max(bound_dn));
                 r.best = e.best;
                 r.amount = e.amount;
                 r.found = true;
             } else if hand.covers(e.hand) {
                 // We hold more: at least as hard to disprove.
+                bound_dn = bound_dn.max(e.dn);
                 r.dn = r.dn.max(e.dn);
             } else if e.hand.covers(hand) {
                 // We hold less: at least as hard to prove.
+                bound_pn = bound_pn.max(e.pn);
                 r.pn = r.pn.max(e.pn);
             }
         }
@@ -248,18 +264,17 @@ impl Table {
         len: u16,
         best: u16,
         amount: u32,
-        flags: u8,
-        path: u64,
+        dep: Option<Dependence>,
     ) {
         let idx = self.cluster_index(key);
         let c = &mut self.clusters[idx];
         let amount = amount.max(1);
         let proven = pn == 0;
-        let disproven = dn == 0 && flags & FLAG_PATH_DEPENDENT == 0;
+        let disproven = dn == 0 && dep.is_none();
         let live = |e: &Entry| e.amount != 0 && e.key == key;
         // The slot of this very position (same board, same hand) is updated in place, keeping the
         // effort already spent there.
-        let new = Entry::make(key, hand, pn, dn, len, best, amount, flags, path);
+        let new = Entry::make(key, hand, pn, dn, len, best, amount, dep);
         if let Some(e) = c.entries.iter_mut().find(|e| live(e) && e.hand == hand) {
             let amount = e.amount.saturating_add(amount);
             *e = new;
@@ -336,7 +351,7 @@ mod tests {
     #[test]
     fn proofs_cover_superior_hands_only() {
         let mut t = Table::new(1);
-        t.store(42, hand(1, 1), 0, INF, 5, 0, 10, 0, 0);
+        t.store(42, hand(1, 1), 0, INF, 5, 0, 10, None);
         assert!(t.probe(42, hand(1, 1), 0).is_proven());
         assert!(t.probe(42, hand(3, 2), 0).is_proven());
         assert!(!t.probe(42, hand(0, 2), 0).is_proven());
@@ -346,7 +361,7 @@ mod tests {
     #[test]
     fn disproofs_cover_inferior_hands_only() {
         let mut t = Table::new(1);
-        t.store(7, hand(2, 0), INF, 0, 0, 0, 10, 0, 0);
+        t.store(7, hand(2, 0), INF, 0, 0, 0, 10, None);
         assert!(t.probe(7, hand(1, 0), 0).is_disproven());
         assert!(t.probe(7, hand(2, 0), 0).is_disproven());
         assert!(!t.probe(7, hand(2, 1), 0).is_disproven());
@@ -355,8 +370,13 @@ mod tests {
     #[test]
     fn path_dependent_disproofs_match_their_path_only() {
         let mut t = Table::new(1);
-        t.store(9, hand(0, 1), INF, 0, 0, 0, 10, FLAG_PATH_DEPENDENT, 1234);
+        let dep = Dependence {
+            path: 1234,
+            loop_ply: 3,
+        };
+        t.store(9, hand(0, 1), INF, 0, 0, 0, 10, Some(dep));
         assert!(t.probe(9, hand(0, 1), 1234).is_disproven());
+        assert_eq!(t.probe(9, hand(0, 1), 1234).loop_ply, Some(3));
         assert!(!t.probe(9, hand(0, 1), 999).is_disproven());
         assert!(!t.probe(9, hand(0, 0), 1234).is_disproven());
     }
@@ -364,13 +384,15 @@ mod tests {
     #[test]
     fn unproven_entries_bound_neighbours() {
         let mut t = Table::new(1);
-        t.store(5, hand(1, 1), 30, 7, 0, 0, 10, 0, 0);
+        t.store(5, hand(1, 1), 300, 7, 0, 0, 10, None);
         let exact = t.probe(5, hand(1, 1), 0);
-        assert!(exact.found && exact.pn == 30 && exact.dn == 7);
+        assert!(exact.found && exact.pn == 300 && exact.dn == 7);
         // Fewer pieces: at least as hard to prove.
-        assert_eq!(t.probe(5, hand(0, 1), 0).pn, 30);
-        // More pieces: at least as hard to disprove.
-        assert_eq!(t.probe(5, hand(2, 1), 0).dn, 7);
+        assert_eq!(t.probe(5, hand(0, 1), 0).pn, 300);
+        // More pieces: at least as hard to disprove (never below an unexpanded node's number).
+        assert_eq!(t.probe(5, hand(2, 1), 0).dn, PN_UNIT);
+        t.store(5, hand(1, 1), 300, 70, 0, 0, 10, None);
+        assert_eq!(t.probe(5, hand(2, 1), 0).dn, 70);
     }
 
     #[test]
@@ -378,13 +400,13 @@ mod tests {
         let mut t = Table::new(1);
         // Same key, many hands: more than a cluster holds.
         for p in 0..20u8 {
-            t.store(11, hand(p, 0), 3, 3, 0, 0, p as u32 + 1, 0, 0);
+            t.store(11, hand(p, 0), 3, 3, 0, 0, p as u32 + 1, None);
         }
         assert!(t.hashfull() <= 1000);
         // The most searched ones survive.
         assert!(t.probe(11, hand(19, 0), 0).found);
         // A proof frees what it subsumes.
-        t.store(11, hand(0, 0), 0, INF, 1, 0, 1, 0, 0);
+        t.store(11, hand(0, 0), 0, INF, 1, 0, 1, None);
         assert!(t.probe(11, hand(5, 0), 0).is_proven());
     }
 }

@@ -116,6 +116,9 @@ pub enum Grade {
     Exact,
     /// Right, but not of the recorded length (or no length to compare).
     Solved,
+    /// A verified mate whose line is shorter than the minimax length: the mate is real (df-pn proved
+    /// it), but the printed line lets the defender give up early. Counted as solved, and apart.
+    Short,
     Wrong(String),
     Timeout,
     /// The SFEN was refused (`Position::from_sfen` or `validate_mate_problem`): a malformed or
@@ -142,10 +145,7 @@ pub fn grade(expected: Expected, answer: &Answer, minimax: bool) -> Grade {
         }
         (Answer::Mate(_), Expected::NoMateWithin(_) | Expected::MateUnknown) => Grade::Solved,
         (Answer::Mate(l), Expected::Mate(n)) if l.len() == n => Grade::Exact,
-        (Answer::Mate(l), Expected::Mate(n)) if l.len() < n && minimax => Grade::Wrong(format!(
-            "a mate in {}, shorter than the minimax length {n}",
-            l.len()
-        )),
+        (Answer::Mate(l), Expected::Mate(n)) if l.len() < n && minimax => Grade::Short,
         (Answer::Mate(_), Expected::Mate(_)) => Grade::Solved,
     }
 }
@@ -173,12 +173,14 @@ pub fn bench_problem(
 }
 
 /// The counts of one file (or of all files). `problems` counts every row taken (after `--filter` and
-/// `--limit`): `problems = solved + wrong + timeouts + illegal`.
+/// `--limit`): `problems = solved + wrong + timeouts + illegal`; `short` lines are among `solved`.
 #[derive(Clone, Debug, Default)]
 pub struct Totals {
     pub problems: usize,
     pub solved: usize,
     pub exact: usize,
+    /// Solved with a line shorter than the minimax length (see `Grade::Short`).
+    pub short: usize,
     pub wrong: usize,
     pub timeouts: usize,
     /// Rows whose SFEN kanju refused (see `Grade::Illegal`).
@@ -199,6 +201,10 @@ impl Totals {
                 self.exact += 1;
             }
             Grade::Solved => self.solved += 1,
+            Grade::Short => {
+                self.solved += 1;
+                self.short += 1;
+            }
             Grade::Wrong(_) => self.wrong += 1,
             Grade::Timeout => self.timeouts += 1,
             Grade::Illegal(_) => self.illegal += 1,
@@ -206,7 +212,7 @@ impl Totals {
         if let Some(r) = report {
             self.time += r.elapsed;
             self.nodes += r.nodes;
-            if matches!(grade, Grade::Exact | Grade::Solved) {
+            if matches!(grade, Grade::Exact | Grade::Solved | Grade::Short) {
                 self.solved_times.push(r.elapsed);
             }
         }
@@ -216,6 +222,7 @@ impl Totals {
         self.problems += o.problems;
         self.solved += o.solved;
         self.exact += o.exact;
+        self.short += o.short;
         self.wrong += o.wrong;
         self.timeouts += o.timeouts;
         self.illegal += o.illegal;
@@ -237,7 +244,7 @@ impl Totals {
         }
     }
 
-    /// `<name>  problems N  solved N  exact length N  wrong N  timeouts N  illegal N  time S s
+    /// `<name>  problems N  solved N  exact length N  short N  wrong N  timeouts N  illegal N  time S s
     /// median M ms  nodes N  nps N`: `time` is the total search time, `median` the median search time
     /// per solved problem (`-` if none), and `nps` is `nodes / time`.
     pub fn summary(&self, name: &str) -> String {
@@ -246,10 +253,11 @@ impl Totals {
             |m| format!("{:.3} ms", m.as_secs_f64() * 1e3),
         );
         format!(
-            "{name}  problems {}  solved {}  exact length {}  wrong {}  timeouts {}  illegal {}  time {:.3} s  median {median}  nodes {}  nps {}",
+            "{name}  problems {}  solved {}  exact length {}  short {}  wrong {}  timeouts {}  illegal {}  time {:.3} s  median {median}  nodes {}  nps {}",
             self.problems,
             self.solved,
             self.exact,
+            self.short,
             self.wrong,
             self.timeouts,
             self.illegal,
@@ -338,6 +346,7 @@ fn problem_line(p: &Problem, r: Option<&Report>, g: &Grade) -> String {
     let verdict = match g {
         Grade::Exact => "ok".to_string(),
         Grade::Solved => "ok (other length)".to_string(),
+        Grade::Short => "ok (line shorter than the minimax: not the longest defence)".to_string(),
         Grade::Wrong(why) => format!("WRONG: {why}"),
         Grade::Timeout => "timeout".to_string(),
         Grade::Illegal(why) => format!("illegal: {why}"),
@@ -381,10 +390,7 @@ mod tests {
         let mate = |n: usize| Answer::Mate(vec![m; n]);
         assert_eq!(grade(Expected::Mate(3), &mate(3), true), Grade::Exact);
         assert_eq!(grade(Expected::Mate(3), &mate(5), true), Grade::Solved);
-        assert!(matches!(
-            grade(Expected::Mate(5), &mate(3), true),
-            Grade::Wrong(_)
-        ));
+        assert_eq!(grade(Expected::Mate(5), &mate(3), true), Grade::Short);
         assert_eq!(grade(Expected::Mate(5), &mate(3), false), Grade::Solved);
         assert!(matches!(
             grade(Expected::Mate(5), &Answer::NoMate, true),
@@ -587,7 +593,7 @@ mod tests {
         assert_eq!(t.median_solved_time(), Some(ms(10)));
         assert_eq!((t.time, t.nodes), (ms(1023), 4000));
         let s = t.summary("total");
-        assert!(s.starts_with("total  problems 8  solved 5  exact length 4  wrong 1  timeouts 1  illegal 1  time 1.023 s  median 10.000 ms  nodes 4000  nps 3910"), "{s}");
+        assert!(s.starts_with("total  problems 8  solved 5  exact length 4  short 0  wrong 1  timeouts 1  illegal 1  time 1.023 s  median 10.000 ms  nodes 4000  nps 3910"), "{s}");
     }
 
     #[test]
