@@ -663,11 +663,10 @@ fn discovered_checks_off_a_diagonal_are_generated() {
     }
 }
 
-/// KNOWN BUG (reported; fails until fixed): a king in hand is not a position, but `from_sfen` accepts
-/// it and silently drops the king (`shogi_usi_parser` skips what a `Hand` cannot hold), so the engine
-/// would solve another problem than the one it was given.
+/// A king in hand is not a position. `shogi_usi_parser` skips what a `Hand` cannot hold, so without
+/// its own check `from_sfen` would drop the king silently and solve another problem than the one given.
 #[test]
-fn known_bug_king_in_hand_is_silently_dropped() {
+fn king_in_hand_is_refused() {
     for text in [
         "4k4/9/9/9/9/9/9/9/4K4 b K 1",
         "4k4/9/9/9/9/9/9/9/4K4 b 2k 1",
