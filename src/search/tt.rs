@@ -452,7 +452,16 @@ mod tests {
             // Room for every entry: nothing is replaced before the clear.
             let mut t = Table::new(64);
             for k in 1..=n {
-                t.store(k.wrapping_mul(0x9e37_79b9_7f4a_7c15), hand(1, 0), 0, INF, 1, 0, 1, None);
+                t.store(
+                    k.wrapping_mul(0x9e37_79b9_7f4a_7c15),
+                    hand(1, 0),
+                    0,
+                    INF,
+                    1,
+                    0,
+                    1,
+                    None,
+                );
             }
             assert!(t.probe(0x9e37_79b9_7f4a_7c15, hand(1, 0), 0).is_proven());
             t.clear();
