@@ -13,7 +13,7 @@
 
 use super::frontier::{self, AndLook, OrLook};
 use super::tt::{Dependence, INF, PN_MAX, PN_UNIT, PnDn, Table};
-use super::{MateOutcome, SearchInfo, SearchLimits, SolveResult};
+use super::{MateOutcome, SearchInfo, SearchLimits};
 use crate::position::movegen::{MoveList, generate_checks, generate_evasions};
 use crate::position::{Bitboard, Color, Hand, Move, PieceKind, Position};
 use std::collections::HashMap;
@@ -121,48 +121,25 @@ fn add(a: PnDn, b: PnDn) -> PnDn {
     }
 }
 
-/// The table lives across searches; the rest is per solve.
-pub struct Search {
-    pub(super) tt: Table,
-}
-
-impl Search {
-    pub fn new(hash_mb: usize) -> Search {
-        Search {
-            tt: Table::new(hash_mb),
-        }
-    }
-
-    pub fn clear(&mut self) {
-        self.tt.clear();
-    }
-
-    pub fn solve(
-        &mut self,
-        root: &Position,
-        limits: &SearchLimits,
-        stop: &AtomicBool,
-        on_info: &mut dyn FnMut(&SearchInfo),
-    ) -> SolveResult {
-        let start = Instant::now();
-        if root.validate_mate_problem().is_err() {
-            return SolveResult {
-                outcome: MateOutcome::NoMate,
-                nodes: 0,
-                elapsed: start.elapsed(),
-            };
-        }
-        let pos = super::problem_position(root);
+impl<'a> Dfpn<'a> {
+    /// A search of `pos` (a `problem_position`, whose defender has a king) over the table `tt`.
+    pub(super) fn new(
+        tt: &'a mut Table,
+        pos: Position,
+        limits: &'a SearchLimits,
+        stop: &'a AtomicBool,
+        on_info: &'a mut dyn FnMut(&SearchInfo),
+    ) -> Dfpn<'a> {
         let attacker = pos.side_to_move();
         let salt = problem_salt(&pos, attacker);
-        let mut d = Dfpn {
-            tt: &mut self.tt,
+        Dfpn {
+            tt,
             pos,
             attacker,
             limits,
             stop,
             on_info,
-            start,
+            start: Instant::now(),
             next_info: limits.info_interval.unwrap_or(Duration::MAX),
             nodes: 0,
             next_poll: POLL_INTERVAL,
@@ -173,12 +150,6 @@ impl Search {
             root_path: ROOT_PATH,
             children: Vec::with_capacity(1 << 16),
             buf: Box::new([MoveList::new(), MoveList::new()]),
-        };
-        let outcome = d.run();
-        SolveResult {
-            outcome,
-            nodes: d.nodes,
-            elapsed: start.elapsed(),
         }
     }
 }
@@ -214,7 +185,7 @@ pub(super) struct Dfpn<'a> {
 }
 
 impl Dfpn<'_> {
-    fn run(&mut self) -> MateOutcome {
+    pub(super) fn run(&mut self) -> MateOutcome {
         let root_key = self.pos.key();
         self.path.insert(root_key, loop_mark(0));
         // Path keys start from the root's own key: repetition results never match another root.

@@ -10,7 +10,7 @@ pub mod tt;
 
 use crate::position::{Move, Position};
 use std::sync::atomic::AtomicBool;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// The stack a thread running `Solver::solve` needs: the search recurses once per ply (up to
 /// `dfpn::MAX_PLY`), a few hundred bytes a frame. Only the pages touched are ever committed.
@@ -56,25 +56,25 @@ pub struct SolveResult {
 
 /// A mate solver with its transposition table. Reuse one across problems: the table is allocated once.
 pub struct Solver {
-    search: dfpn::Search,
+    tt: tt::Table,
 }
 
 impl Solver {
     /// A solver whose table uses about `hash_mb` MiB.
     pub fn new(hash_mb: usize) -> Solver {
         Solver {
-            search: dfpn::Search::new(hash_mb),
+            tt: tt::Table::new(hash_mb),
         }
     }
 
     /// Re-allocates the table with a new size (clearing it).
     pub fn resize(&mut self, hash_mb: usize) {
-        self.search = dfpn::Search::new(hash_mb);
+        self.tt = tt::Table::new(hash_mb);
     }
 
     /// Forgets everything learnt (between unrelated problems).
     pub fn clear(&mut self) {
-        self.search.clear();
+        self.tt.clear();
     }
 
     /// Searches for a mate of the side to move in `problem_position(root)` (see there for who holds the
@@ -90,7 +90,19 @@ impl Solver {
         stop: &AtomicBool,
         on_info: &mut dyn FnMut(&SearchInfo),
     ) -> SolveResult {
-        self.search.solve(root, limits, stop, on_info)
+        let start = Instant::now();
+        let (outcome, nodes) = if root.validate_mate_problem().is_err() {
+            (MateOutcome::NoMate, 0)
+        } else {
+            let mut search =
+                dfpn::Dfpn::new(&mut self.tt, problem_position(root), limits, stop, on_info);
+            (search.run(), search.nodes)
+        };
+        SolveResult {
+            outcome,
+            nodes,
+            elapsed: start.elapsed(),
+        }
     }
 }
 

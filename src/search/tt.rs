@@ -64,38 +64,14 @@ impl Entry {
         self.pn as u64 | (self.best as u64) << 32 | (self.len as u64) << 48
     }
 
-    #[allow(clippy::too_many_arguments)]
-    fn make(
-        key: u64,
-        hand: Hand,
-        pn: PnDn,
-        dn: PnDn,
-        len: u16,
-        best: u16,
-        amount: u32,
-        dep: Option<Dependence>,
-    ) -> Entry {
-        let mut e = Entry {
-            key,
-            hand,
-            pn,
-            dn,
-            amount: amount.max(1),
-            best,
-            len,
-            flags: 0,
-            _pad: 0,
-            loop_ply: 0,
-        };
-        if let Some(d) = dep {
-            e.flags = FLAG_PATH_DEPENDENT;
-            e.pn = d.path as u32;
-            e.best = (d.path >> 32) as u16;
-            e.len = (d.path >> 48) as u16;
-            e.dn = 0;
-            e.loop_ply = d.loop_ply;
-        }
-        e
+    /// Turns the entry into a path-dependent disproof resting on `d` (the packing `path` reads).
+    fn set_dependence(&mut self, d: Dependence) {
+        self.flags = FLAG_PATH_DEPENDENT;
+        self.pn = d.path as u32;
+        self.best = (d.path >> 32) as u16;
+        self.len = (d.path >> 48) as u16;
+        self.dn = 0;
+        self.loop_ply = d.loop_ply;
     }
 
     #[inline(always)]
@@ -305,7 +281,21 @@ impl Table {
         let live = |e: &Entry| e.amount != 0 && e.key == key;
         // The slot of this very position (same board, same hand) is updated in place, keeping the
         // effort already spent there.
-        let new = Entry::make(key, hand, pn, dn, len, best, amount, dep);
+        let mut new = Entry {
+            key,
+            hand,
+            pn,
+            dn,
+            amount,
+            best,
+            len,
+            flags: 0,
+            _pad: 0,
+            loop_ply: 0,
+        };
+        if let Some(d) = dep {
+            new.set_dependence(d);
+        }
         if let Some(e) = c.entries.iter_mut().find(|e| live(e) && e.hand == hand) {
             let amount = e.amount.saturating_add(amount);
             *e = new;
