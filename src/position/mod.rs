@@ -6,7 +6,6 @@
 pub mod attacks;
 pub mod bitboard;
 pub mod hand;
-pub mod mate1;
 pub mod movegen;
 pub mod sfen;
 pub mod types;

@@ -12,6 +12,7 @@
 //! * Node count: every position the search (or its frontier look-ahead) plays a move into.
 
 use super::frontier::{self, AndLook, OrLook};
+use super::hands;
 use super::tt::{Dependence, INF, PN_MAX, PN_UNIT, PnDn, Table};
 use super::{MateOutcome, SearchInfo, SearchLimits};
 use crate::position::movegen::{MoveList, generate_checks, generate_evasions};
@@ -347,7 +348,7 @@ impl Dfpn<'_> {
                             }
                             (OrLook::Checks(0), _) => {
                                 let d =
-                                    frontier::cap_or_disproof(&self.pos, self.attacker, Hand::FULL);
+                                    hands::cap_or_disproof(&self.pos, self.attacker, Hand::FULL);
                                 self.tt.store(key, d, INF, 0, 0, 0, 1, None);
                                 (c.pn, c.dn, c.hand) = (INF, 0, d);
                             }
@@ -497,9 +498,9 @@ impl Dfpn<'_> {
                     .min_by_key(|c| c.len)
                     .expect("a proven OR node has a proven child");
                 r.len = c.len.saturating_add(1);
-                r.hand = frontier::before_proof(&self.pos, c.mv, c.hand);
+                r.hand = hands::before_proof(&self.pos, c.mv, c.hand);
             } else {
-                let mut proof = frontier::and_proof_extra(&self.pos, self.attacker);
+                let mut proof = hands::and_proof_extra(&self.pos, self.attacker);
                 let mut len = 0;
                 for c in kids {
                     proof = proof.max(c.hand);
@@ -518,9 +519,9 @@ impl Dfpn<'_> {
                 let mut d = Hand::FULL;
                 for c in kids {
                     r.loop_ply = r.loop_ply.min(c.loop_ply);
-                    d = d.min(frontier::before_disproof(&self.pos, c.mv, c.hand));
+                    d = d.min(hands::before_disproof(&self.pos, c.mv, c.hand));
                 }
-                r.hand = frontier::cap_or_disproof(&self.pos, self.attacker, d);
+                r.hand = hands::cap_or_disproof(&self.pos, self.attacker, d);
             } else {
                 // Prefer the refutation that depends least on the path.
                 let c = kids

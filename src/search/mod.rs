@@ -5,6 +5,8 @@
 
 pub mod dfpn;
 pub mod frontier;
+pub mod hands;
+pub mod mate1;
 pub mod pv;
 pub mod tt;
 

@@ -1,7 +1,7 @@
 //! Mate in one: is there a check after which the defender has no legal move?
 
-use super::movegen::{MoveList, count_evasions, generate_checks};
-use super::{Move, Position};
+use crate::position::movegen::{MoveList, count_evasions, generate_checks};
+use crate::position::{Move, Position};
 
 /// Looks for a mating move of the side to move. Its checks are generated into `checks` and left there
 /// (callers use their number); evasions are only counted, never built. Pawn-drop mates never count: the
