@@ -104,7 +104,9 @@ fn solve_all(solver: &mut Solver, cases: &[Case]) -> (Duration, u64, Duration) {
         solver.clear();
         clearing += t.elapsed();
         let t = Instant::now();
-        let r = solver.solve(black_box(&c.pos), &limits, &stop, &mut |_| {});
+        let r = solver
+            .solve(black_box(&c.pos), &limits, &stop, &mut |_| {})
+            .expect("a valid mate problem");
         search += t.elapsed();
         nodes += r.nodes;
         match r.outcome {

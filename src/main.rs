@@ -59,6 +59,13 @@ enum Command {
         /// Print one line per problem.
         #[arg(short, long)]
         verbose: bool,
+        /// Internal search switches for measurements, e.g. `agg=sum,chains=off` or `plain` (see
+        /// `SearchConfig`); the default is the best combination measured.
+        #[arg(long, value_parser = parse_config)]
+        config: Option<kanju::search::SearchConfig>,
+        /// Node limit per problem (deterministic, unlike a time limit).
+        #[arg(long)]
+        nodes: Option<u64>,
     },
     /// Count the leaves of the legal move tree (move generator check and benchmark).
     Perft {
@@ -75,6 +82,12 @@ fn parse_hash_mb(s: &str) -> Result<usize, String> {
         .map_err(|_| format!("'{s}' is not a size in MiB"))?;
     check_hash_mb(mb).map_err(|e| e.to_string())?;
     Ok(mb)
+}
+
+fn parse_config(s: &str) -> Result<kanju::search::SearchConfig, String> {
+    let mut c = kanju::search::SearchConfig::default();
+    c.apply(s)?;
+    Ok(c)
 }
 
 fn main() -> ExitCode {
@@ -124,6 +137,8 @@ fn run_command(command: Command) -> ExitCode {
             filter,
             limit,
             verbose,
+            config,
+            nodes,
         } => bench(
             &files,
             &BenchOptions {
@@ -132,6 +147,8 @@ fn run_command(command: Command) -> ExitCode {
                 filter,
                 limit,
                 verbose,
+                config: config.unwrap_or_default(),
+                nodes,
             },
         ),
         Command::Perft { depth, sfen } => perft(depth, &sfen),

@@ -282,6 +282,7 @@ fn limits(nodes: u64) -> SearchLimits {
 fn solve(solver: &mut Solver, pos: &Position, limits: &SearchLimits) -> MateOutcome {
     solver
         .solve(pos, limits, &AtomicBool::new(false), &mut |_| {})
+        .expect("a valid mate problem")
         .outcome
 }
 

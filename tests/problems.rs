@@ -23,6 +23,7 @@ fn solve(solver: &mut Solver, pos: &Position) -> MateOutcome {
     solver.clear();
     solver
         .solve(pos, &limits, &AtomicBool::new(false), &mut |_| {})
+        .expect("a valid mate problem")
         .outcome
 }
 
@@ -253,10 +254,16 @@ fn table_reuse_across_problems_is_sound() {
                 Position::from_sfen(b).unwrap(),
             );
             let mut fresh = Solver::new(16);
-            let expected = fresh.solve(&b, &limits, &stop, &mut |_| {}).outcome;
+            let expected = fresh
+                .solve(&b, &limits, &stop, &mut |_| {})
+                .unwrap()
+                .outcome;
             let mut shared = Solver::new(16);
-            shared.solve(&a, &limits, &stop, &mut |_| {});
-            let got = shared.solve(&b, &limits, &stop, &mut |_| {}).outcome;
+            shared.solve(&a, &limits, &stop, &mut |_| {}).unwrap();
+            let got = shared
+                .solve(&b, &limits, &stop, &mut |_| {})
+                .unwrap()
+                .outcome;
             let kind = |o: &MateOutcome| std::mem::discriminant(o);
             assert_eq!(kind(&got), kind(&expected), "{b:?} after {a:?}: {got:?}");
             if let MateOutcome::Mate(line) = got {

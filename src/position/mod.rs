@@ -413,6 +413,35 @@ impl Position {
         debug_assert_eq!(self.compute_keys(), (self.board_key, self.hand_key), "{m}");
     }
 
+    /// The board key, hand key and mover's hand after `m`, without playing it (a "key-only move"): the
+    /// search probes the table for every child this way and plays only the move it descends into.
+    #[inline(always)]
+    pub fn keys_after(&self, m: Move) -> (u64, u64, Hand) {
+        let us = self.side;
+        let to = m.to();
+        let p = m.piece();
+        let mut key = self.board_key ^ zobrist::side();
+        let mut hand_key = self.hand_key;
+        let mut hand = self.hands[us.index()];
+        if m.is_drop() {
+            let k = p.kind();
+            hand.remove(k);
+            hand_key = hand_key.wrapping_sub(zobrist::hand_piece(us, k));
+            key ^= zobrist::piece_square(p, to);
+        } else {
+            let captured = self.board[to.index()];
+            if !captured.is_empty() {
+                let ck = captured.kind().unpromoted();
+                key ^= zobrist::piece_square(captured, to);
+                hand.add(ck);
+                hand_key = hand_key.wrapping_add(zobrist::hand_piece(us, ck));
+            }
+            let moved = if m.is_promotion() { p.promoted() } else { p };
+            key ^= zobrist::piece_square(p, m.from()) ^ zobrist::piece_square(moved, to);
+        }
+        (key, hand_key, hand)
+    }
+
     /// Takes back the last move played (which must be `m`). The keys and checkers come back from the
     /// history, so the board and hands are restored without touching them.
     pub fn undo_move(&mut self, m: Move) {
@@ -573,6 +602,25 @@ mod tests {
         }
         assert_eq!(p.to_sfen(), before);
         assert_eq!((p.board_key(), p.hand_key()), keys);
+    }
+
+    #[test]
+    fn keys_after_match_do_move() {
+        let mut p = Position::from_sfen("4k4/4p4/9/9/9/9/9/9/4R4 b S2P 1").unwrap();
+        let mut list = MoveList::new();
+        movegen::generate_legal(&p, &mut list);
+        assert!(list.len() > 20);
+        for &m in list.iter() {
+            let (bk, hk, h) = p.keys_after(m);
+            let us = p.side_to_move();
+            p.do_move(m);
+            assert_eq!(
+                (bk, hk, h),
+                (p.board_key(), p.hand_key(), p.hand(us)),
+                "{m}"
+            );
+            p.undo_move(m);
+        }
     }
 
     #[test]

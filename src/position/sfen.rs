@@ -171,10 +171,14 @@ impl Position {
         Ok(())
     }
 
-    /// The extra check for a mate problem: the side not to move (the defender) must have a king.
+    /// The extra check for a mate problem: the side not to move (the defender) must have a king, and it
+    /// must not be in check (the attacker would just capture it).
     pub fn validate_mate_problem(&self) -> Result<(), SfenError> {
-        if self.king_square(self.side.flip()).is_none() {
+        let Some(k) = self.king_square(self.side.flip()) else {
             return Err(SfenError::NoDefenderKing);
+        };
+        if self.is_attacked(self.side, k) {
+            return Err(SfenError::OpponentInCheck);
         }
         Ok(())
     }

@@ -1,7 +1,22 @@
 //! Mate in one: is there a check after which the defender has no legal move?
 
+use super::hands::{and_proof_extra, before_proof};
 use crate::position::movegen::{MoveList, count_evasions, generate_checks};
-use crate::position::{Move, Position};
+use crate::position::{Color, Hand, Move, Position};
+
+/// A mating move of the attacker (to move in `pos`) and the proof hand the mate needs, if there is one.
+pub fn mate_in_one_with_proof(
+    pos: &mut Position,
+    attacker: Color,
+    checks: &mut MoveList,
+) -> Option<(Move, Hand)> {
+    let (m, _) = mate_in_one(pos, checks);
+    let m = m?;
+    pos.do_move(m);
+    let proof = and_proof_extra(pos, attacker);
+    pos.undo_move(m);
+    Some((m, before_proof(pos, m, proof)))
+}
 
 /// Looks for a mating move of the side to move. Its checks are generated into `checks` and left there
 /// (callers use their number); evasions are only counted, never built. Pawn-drop mates never count: the

@@ -1,21 +1,37 @@
-//! The mate search: df-pn over a transposition table of proof and disproof pieces, with a mate-1/mate-3
-//! frontier, and the PV extractor that writes the `checkmate` line.
+//! The mate search: df-pn over a transposition table of proof and disproof pieces, and the PV extractor
+//! that writes the `checkmate` line.
 //!
-//! `Solver` is the whole interface the front ends (`usi`, the command line) use.
+//! `Solver` is the whole interface the front ends (`usi`, the command line) use. Inside:
+//! * `dfpn` — the df-pn loop of one node and the driver at the root;
+//! * `node` — a node's children: generation, table probes by key, initial numbers, chains;
+//! * `numbers` — proof numbers, how children combine (sums, SNDA-lite, weak proof numbers), thresholds;
+//! * `hands` — proof and disproof hands, each rule with its argument;
+//! * `loops` — repetitions and the depth limit: what a disproof depends on;
+//! * `tt` — the transposition table, its replacement and garbage collection;
+//! * `mate1` — mate in one; `frontier` — one-ply looks at new nodes;
+//! * `pv` — the mating line;
+//! * `config` — the internal switches, for measuring each technique.
 
+pub mod config;
 pub mod dfpn;
 pub mod frontier;
 pub mod hands;
+pub mod loops;
 pub mod mate1;
+pub mod node;
+pub mod numbers;
 pub mod pv;
 pub mod tt;
 
-use crate::position::{Move, Position};
+pub use config::SearchConfig;
+
+use crate::position::{Move, Position, SfenError};
+use dfpn::RootResult;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 /// The stack a thread running `Solver::solve` needs: the search recurses once per ply (up to
-/// `dfpn::MAX_PLY`), a few hundred bytes a frame. Only the pages touched are ever committed.
+/// `dfpn::HARD_MAX_PLY`), a few hundred bytes a frame. Only the pages touched are ever committed.
 pub const SEARCH_STACK_BYTES: usize = 256 << 20;
 
 /// What bounds a search. `None` means no bound of that kind.
@@ -34,7 +50,8 @@ pub enum MateOutcome {
     Mate(Vec<Move>),
     /// Proven: no mate exists.
     NoMate,
-    /// Neither proven nor disproven within the limits, or stopped.
+    /// Neither proven nor disproven within the limits, or stopped, or the search could not go on
+    /// (`SolveResult::note` says why).
     Timeout,
 }
 
@@ -47,6 +64,13 @@ pub struct SearchInfo {
     pub hashfull: u32,
     /// The current best line (may be empty).
     pub pv: Vec<Move>,
+    /// The root's proof and disproof numbers after its last completed iteration (0 before).
+    pub root_pn: u32,
+    pub root_dn: u32,
+    /// The current depth limit.
+    pub max_ply: u32,
+    /// Garbage collections of the table so far.
+    pub gc_count: u64,
 }
 
 #[derive(Clone, Debug)]
@@ -54,11 +78,31 @@ pub struct SolveResult {
     pub outcome: MateOutcome,
     pub nodes: u64,
     pub elapsed: Duration,
+    /// Why the search gave up before its limits, when it did (then the outcome is `Timeout`).
+    pub note: Option<String>,
 }
+
+/// Why `Solver::solve` refused a root position.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SolveError {
+    /// Not a mate problem: the defender (the side not to move) has no king, or is in check.
+    InvalidRoot(SfenError),
+}
+
+impl std::fmt::Display for SolveError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            SolveError::InvalidRoot(e) => write!(f, "not a mate problem: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for SolveError {}
 
 /// A mate solver with its transposition table. Reuse one across problems: the table is allocated once.
 pub struct Solver {
     tt: tt::Table,
+    config: SearchConfig,
 }
 
 impl Solver {
@@ -66,6 +110,7 @@ impl Solver {
     pub fn new(hash_mb: usize) -> Solver {
         Solver {
             tt: tt::Table::new(hash_mb),
+            config: SearchConfig::default(),
         }
     }
 
@@ -79,9 +124,18 @@ impl Solver {
         self.tt.clear();
     }
 
+    /// Sets the internal search switches (for measurements; the default is the best measured).
+    pub fn set_config(&mut self, config: SearchConfig) {
+        self.config = config;
+    }
+
+    pub fn config(&self) -> &SearchConfig {
+        &self.config
+    }
+
     /// Searches for a mate of the side to move in `problem_position(root)` (see there for who holds the
-    /// pieces missing from the SFEN). A position whose
-    /// defender has no king has no mate (`NoMate`); front ends should refuse it before calling.
+    /// pieces missing from the SFEN). A root that is not a mate problem (the defender has no king, or is
+    /// in check) is refused.
     ///
     /// Returns when the root is proven or disproven, when a limit is reached, or soon after `stop`
     /// becomes true (then `Timeout`). A `Mate` line is always verified legal, checking and mating.
@@ -91,20 +145,45 @@ impl Solver {
         limits: &SearchLimits,
         stop: &AtomicBool,
         on_info: &mut dyn FnMut(&SearchInfo),
-    ) -> SolveResult {
+    ) -> Result<SolveResult, SolveError> {
         let start = Instant::now();
-        let (outcome, nodes) = if root.validate_mate_problem().is_err() {
-            (MateOutcome::NoMate, 0)
-        } else {
-            let mut search =
-                dfpn::Dfpn::new(&mut self.tt, problem_position(root), limits, stop, on_info);
-            (search.run(), search.nodes)
+        root.validate_mate_problem()
+            .map_err(SolveError::InvalidRoot)?;
+        let mut search = dfpn::Dfpn::new(
+            &mut self.tt,
+            problem_position(root),
+            self.config.clone(),
+            limits,
+            stop,
+            on_info,
+        );
+        let mut note = None;
+        let outcome = match search.run() {
+            RootResult::Proven => match pv::extract(&mut search) {
+                Some(line) if verify_mate_line(root, &line) => MateOutcome::Mate(line),
+                Some(line) => {
+                    log::error!("internal: extracted mate line failed verification: {line:?}");
+                    note = Some("internal: the mating line failed verification".into());
+                    MateOutcome::Timeout
+                }
+                None => {
+                    note = Some("proven, but the line could not be rebuilt in time".into());
+                    MateOutcome::Timeout
+                }
+            },
+            RootResult::Disproven => MateOutcome::NoMate,
+            RootResult::Aborted => MateOutcome::Timeout,
+            RootResult::GaveUp(why) => {
+                note = Some(why);
+                MateOutcome::Timeout
+            }
         };
-        SolveResult {
+        Ok(SolveResult {
             outcome,
-            nodes,
+            nodes: search.nodes,
             elapsed: start.elapsed(),
-        }
+            note,
+        })
     }
 }
 
@@ -123,7 +202,8 @@ pub fn problem_position(root: &Position) -> Position {
 
 /// Checks a mating line in `problem_position(root)`: every attacker move is legal and checks, every
 /// defender move is legal, and the final position is mate (the last move is not a pawn drop). Used
-/// before any `checkmate` is printed.
+/// before any `checkmate` is printed. (It checks the line only: whether the defender had a longer
+/// defence is for the PV search and the differential tests.)
 pub fn verify_mate_line(root: &Position, line: &[Move]) -> bool {
     use crate::position::movegen::{MoveList, generate_checks, generate_evasions};
     if line.len().is_multiple_of(2) {
@@ -149,4 +229,65 @@ pub fn verify_mate_line(root: &Position, line: &[Move]) -> bool {
     let mut list = MoveList::new();
     generate_evasions(&pos, &mut list);
     pos.in_check() && list.is_empty()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::position::{Color, Piece, PieceKind, Square};
+
+    fn solve_pos(pos: &Position) -> Result<SolveResult, SolveError> {
+        Solver::new(1).solve(
+            pos,
+            &SearchLimits::default(),
+            &AtomicBool::new(false),
+            &mut |_| {},
+        )
+    }
+
+    fn solve(sfen: &str) -> Result<SolveResult, SolveError> {
+        solve_pos(&Position::from_sfen(sfen).unwrap())
+    }
+
+    /// A root without a defender king is refused, not answered "no mate".
+    #[test]
+    fn root_without_defender_king_is_refused() {
+        // White to move and attack; Black, the defender, has no king.
+        let err = solve("8k/9/9/9/9/9/9/9/9 w G 1").unwrap_err();
+        assert_eq!(err, SolveError::InvalidRoot(SfenError::NoDefenderKing));
+    }
+
+    /// A root whose defender is already in check (only reachable by playing an illegal move through the
+    /// library) is refused.
+    #[test]
+    fn root_with_defender_in_check_is_refused() {
+        let mut pos = Position::from_sfen("8k/9/9/9/p8/9/9/9/9 b G 1").unwrap();
+        let check = pos.parse_usi_move("G*1b").unwrap();
+        pos.do_move(check);
+        // White ignores the check (no legal move does that; `do_move` trusts its caller).
+        let sq = |f, r| Square::new(f, r).unwrap();
+        pos.do_move(Move::normal(
+            sq(9, 5),
+            sq(9, 6),
+            false,
+            Piece::new(PieceKind::Pawn, Color::White),
+        ));
+        let err = solve_pos(&pos).unwrap_err();
+        assert_eq!(err, SolveError::InvalidRoot(SfenError::OpponentInCheck));
+    }
+
+    #[test]
+    fn a_mate_and_a_no_mate() {
+        let r = solve("8k/9/8P/9/9/9/9/9/9 b G 1").unwrap();
+        match r.outcome {
+            MateOutcome::Mate(line) => {
+                assert_eq!(line.len(), 1);
+                assert_eq!(line[0].to_usi(), "G*1b");
+            }
+            other => panic!("{other:?}"),
+        }
+        let r = solve("8k/9/9/9/9/9/9/9/9 b - 1").unwrap();
+        assert_eq!(r.outcome, MateOutcome::NoMate);
+        assert_eq!(r.note, None);
+    }
 }

@@ -1,58 +1,53 @@
 //! The transposition table: a fixed-size array of clusters, allocated once, indexed by the board key.
 //!
 //! Positions that differ only in hands share a cluster, and each entry stores the **attacker's** hand
-//! beside the board key, so a probe can use superiority (komori-n, "proof and disproof pieces"):
+//! beside the board key, so a probe can use superiority (komori-n, "proof and disproof pieces"; the
+//! rules that make hands general are in `hands.rs`):
 //!
-//! * a *proven* entry stores its **proof hand** (the pieces the mate needs): it proves every position
-//!   with the same board whose attacker hand covers it;
+//! * a *proven* entry stores its **proof hand**: it proves every position with the same board whose
+//!   attacker hand covers it;
 //! * a *disproven* entry stores its **disproof hand**: it disproves every position whose attacker hand
 //!   it covers;
 //! * an unproven entry of a superior hand bounds dn from below, one of an inferior hand bounds pn.
 //!
-//! Disproofs that rest on a repetition on the current path (perpetual check, GHI) are stored with a
-//! **path key** and only match the same path: they are never taken as general disproofs.
+//! Disproofs that rest on a repetition on the current path or on the depth limit (`Dependence`) are
+//! stored with a **path key** and only match the same path: they are never taken as general disproofs.
+//!
+//! **Memory.** An entry is 32 bytes, eight to a 256-byte cluster. The table never runs out: a full
+//! cluster replaces its least valuable entry, and when the whole table passes `GC_TRIGGER` full, a
+//! garbage collection frees the least valuable entries everywhere until it is at `GC_TARGET` (see
+//! `value` for what is kept longest).
 
+use super::loops::Dependence;
+use super::numbers::{INF, PnDn, UNIT};
 use crate::position::Hand;
 
-/// Proof and disproof numbers. `INF` is a proven (pn) or disproven (dn) value; search values saturate
-/// at `INF - 1`.
-pub type PnDn = u32;
-pub const INF: PnDn = u32::MAX;
-pub const PN_MAX: PnDn = INF - 1;
-/// The proof (disproof) number of one unexpanded node. Numbers are scaled by this so that the search
-/// can add costs smaller than a node (see `dfpn::EDGE_COST`).
-pub const PN_UNIT: PnDn = 16;
-
-/// The entry was disproven only because of a repetition on the path that reached it.
+/// Entry flags.
 const FLAG_PATH_DEPENDENT: u8 = 1;
-
-/// What a path-dependent disproof rests on: the path that reached it (a hash of the moves from the
-/// root) and the ply of the shallowest repeated position on that path.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Dependence {
-    pub path: u64,
-    pub loop_ply: u16,
-}
+const FLAG_DEPTH_CUT: u8 = 2;
+/// The entry is an OR node (attacker to move).
+const FLAG_OR: u8 = 4;
 
 /// 32 bytes: eight to a 256-byte cluster.
 #[derive(Clone, Copy, Default)]
 #[repr(C)]
 struct Entry {
-    /// Full board key; 0 with `amount == 0` marks an empty slot.
+    /// Board key (salted); with `amount == 0` the slot is empty.
     key: u64,
-    /// Attacker hand: the exact hand (unproven), the proof hand (proven) or the disproof hand (disproven).
+    /// Attacker hand: the exact hand (unproven), the proof hand (proven) or the disproof hand.
     hand: Hand,
     pn: PnDn,
     dn: PnDn,
-    /// Search effort spent below this entry (saturating): what replacement keeps.
+    /// Search effort spent below this entry (nodes, saturating): what replacement and GC keep. Never 0
+    /// in a live entry.
     amount: u32,
     /// Best move (`Move::to_u16`), 0 if none.
     best: u16,
-    /// Plies to mate (proven) — an upper bound used to pick the PV.
+    /// Proven: plies to mate along the proof found (an upper bound on the shortest mate).
     len: u16,
     flags: u8,
     _pad: u8,
-    /// For path-dependent disproofs: the ply of the shallowest repeated position they rest on.
+    /// Path-dependent disproofs resting on a loop: the ply of the repeated position (clamped).
     loop_ply: u16,
 }
 
@@ -64,19 +59,72 @@ impl Entry {
         self.pn as u64 | (self.best as u64) << 32 | (self.len as u64) << 48
     }
 
-    /// Turns the entry into a path-dependent disproof resting on `d` (the packing `path` reads).
-    fn set_dependence(&mut self, d: Dependence) {
-        self.flags = FLAG_PATH_DEPENDENT;
-        self.pn = d.path as u32;
-        self.best = (d.path >> 32) as u16;
-        self.len = (d.path >> 48) as u16;
+    /// Turns the entry into a disproof resting on `d` along `path`.
+    fn set_dependence(&mut self, d: Dependence, path: u64) {
+        self.pn = path as u32;
+        self.best = (path >> 32) as u16;
+        self.len = (path >> 48) as u16;
         self.dn = 0;
-        self.loop_ply = d.loop_ply;
+        self.flags |= FLAG_PATH_DEPENDENT;
+        match d {
+            Dependence::Loop { ply } => self.loop_ply = ply.min(u16::MAX as u32) as u16,
+            Dependence::DepthCut => self.flags |= FLAG_DEPTH_CUT,
+            Dependence::None => unreachable!("general results carry no path"),
+        }
+    }
+
+    #[inline(always)]
+    fn is_live(&self) -> bool {
+        self.amount != 0
     }
 
     #[inline(always)]
     fn is_path_dependent(&self) -> bool {
         self.flags & FLAG_PATH_DEPENDENT != 0
+    }
+
+    #[inline(always)]
+    fn dependence(&self) -> Dependence {
+        if !self.is_path_dependent() {
+            Dependence::None
+        } else if self.flags & FLAG_DEPTH_CUT != 0 {
+            Dependence::DepthCut
+        } else {
+            Dependence::Loop {
+                ply: self.loop_ply as u32,
+            }
+        }
+    }
+
+    #[inline(always)]
+    fn is_proven(&self) -> bool {
+        !self.is_path_dependent() && self.pn == 0
+    }
+
+    #[inline(always)]
+    fn is_disproven(&self) -> bool {
+        self.is_path_dependent() || self.dn == 0
+    }
+
+    /// What the entry is worth keeping, for replacement and garbage collection: the effort spent below
+    /// it, weighted by kind. A proof at an OR node (one move each) and a disproof at an AND node (one
+    /// refutation each) are what a proof or disproof tree is made of, and what a re-search cannot get
+    /// back cheaply: they weigh most. The other final results (AND proofs, OR disproofs) are rebuilt by a
+    /// single expansion whose children hit the kept entries; path-dependent disproofs match one path
+    /// only; unproven entries are estimates.
+    #[inline(always)]
+    fn value(&self) -> u64 {
+        let a = self.amount as u64;
+        let or = self.flags & FLAG_OR != 0;
+        if self.is_path_dependent() {
+            a
+        } else if (self.pn == 0 && or) || (self.dn == 0 && !or) {
+            a * 8
+        } else if self.pn == 0 || self.dn == 0 {
+            a * 2
+        } else {
+            a
+        }
     }
 }
 
@@ -96,13 +144,11 @@ pub struct Probe {
     /// Plies to mate if proven.
     pub len: u16,
     pub best: u16,
-    /// Effort recorded for the exact entry (0 if none).
-    pub amount: u32,
-    /// Proof hand (if proven) or disproof hand (if disproven).
+    /// Proof hand (if proven) or disproof hand (if disproven); otherwise the hand probed.
     pub hand: Hand,
-    /// For a path-dependent disproof: the ply of the repeated position it rests on.
-    pub loop_ply: Option<u16>,
-    /// An entry for exactly this position (or a proof/disproof covering it) was found.
+    /// For a disproof: what it depends on (always `None` for a general one).
+    pub dep: Dependence,
+    /// An entry for exactly this position, or a proof/disproof covering it, was found.
     pub found: bool,
 }
 
@@ -117,10 +163,67 @@ impl Probe {
     }
 }
 
+/// What a store records.
+#[derive(Clone, Copy, Debug)]
+pub struct Record {
+    /// The attacker hand: exact (unproven), proof hand (proven) or disproof hand (disproven).
+    pub hand: Hand,
+    pub pn: PnDn,
+    pub dn: PnDn,
+    pub len: u16,
+    pub best: u16,
+    /// Nodes spent on this search of the position (added to what the entry had).
+    pub amount: u32,
+    /// For a disproof: what it rests on, with the path key it was found on.
+    pub dep: Dependence,
+    pub path: u64,
+    /// The position is an OR node.
+    pub or_node: bool,
+}
+
+impl Record {
+    /// A proof with proof hand `hand`, a mate in `len` plies starting with `best`.
+    pub fn proof(hand: Hand, len: u16, best: u16, or_node: bool) -> Record {
+        Record {
+            hand,
+            pn: 0,
+            dn: INF,
+            len,
+            best,
+            amount: 1,
+            dep: Dependence::None,
+            path: 0,
+            or_node,
+        }
+    }
+
+    /// A general disproof with disproof hand `hand`.
+    pub fn disproof(hand: Hand, or_node: bool) -> Record {
+        Record {
+            hand,
+            pn: INF,
+            dn: 0,
+            len: 0,
+            best: 0,
+            amount: 1,
+            dep: Dependence::None,
+            path: 0,
+            or_node,
+        }
+    }
+}
+
+/// Garbage collection starts when this share (per mille) of the slots is in use...
+const GC_TRIGGER: usize = 900;
+/// ... and frees the least valuable entries until about this share is.
+const GC_TARGET: usize = 600;
+
 pub struct Table {
     clusters: Vec<Cluster>,
-    /// Slots in use (for `hashfull`).
+    /// Slots in use.
     used: usize,
+    /// Garbage collections run since the last clear.
+    gcs: u64,
     /// The clusters written since the last clear, while they are few (`None` once there are more than
     /// `DIRTY_MAX`): clearing after a short problem then resets a few clusters, not the whole table
     /// (a 256 MiB fill costs ~30 ms, hundreds of times the search itself on a mate in 7).
@@ -138,9 +241,13 @@ impl Table {
         Table {
             clusters: vec![Cluster::default(); n],
             used: 0,
+            gcs: 0,
             dirty: Some(Vec::new()),
         }
     }
+
+    /// Bytes per entry (for the README and `info string`).
+    pub const ENTRY_BYTES: usize = std::mem::size_of::<Entry>();
 
     pub fn clear(&mut self) {
         match &mut self.dirty {
@@ -156,6 +263,7 @@ impl Table {
             }
         }
         self.used = 0;
+        self.gcs = 0;
     }
 
     /// Notes that cluster `idx`, empty until now, is being written.
@@ -170,10 +278,18 @@ impl Table {
         }
     }
 
+    fn capacity(&self) -> usize {
+        self.clusters.len() * CLUSTER
+    }
+
     /// Occupancy in per mille.
     pub fn hashfull(&self) -> u32 {
-        let total = self.clusters.len() * CLUSTER;
-        ((self.used as u128 * 1000) / total as u128) as u32
+        ((self.used as u128 * 1000) / self.capacity() as u128) as u32
+    }
+
+    /// Garbage collections run since the last clear.
+    pub fn gc_count(&self) -> u64 {
+        self.gcs
     }
 
     #[inline(always)]
@@ -181,24 +297,23 @@ impl Table {
         ((key as u128 * self.clusters.len() as u128) >> 64) as usize
     }
 
-    /// Looks up the position `(key, hand)`. `path` is the current path key (for path-dependent
-    /// disproofs). Returns the exact or covering result, or bounds with `found == false`.
+    /// Looks up the position `(key, hand)` reached along `path` (for path-dependent disproofs).
+    /// Returns the exact or covering result, or bounds with `found == false`.
     #[inline]
     pub fn probe(&self, key: u64, hand: Hand, path: u64) -> Probe {
         let c = &self.clusters[self.cluster_index(key)];
         let (mut bound_pn, mut bound_dn) = (0, 0);
         let mut r = Probe {
-            pn: PN_UNIT,
-            dn: PN_UNIT,
+            pn: UNIT,
+            dn: UNIT,
             len: 0,
             best: 0,
-            amount: 0,
             hand,
-            loop_ply: None,
+            dep: Dependence::None,
             found: false,
         };
         for e in &c.entries {
-            if e.key != key || e.amount == 0 {
+            if e.key != key || !e.is_live() {
                 continue;
             }
             if e.is_path_dependent() {
@@ -208,9 +323,8 @@ impl Table {
                         dn: 0,
                         len: 0,
                         best: 0,
-                        amount: e.amount,
                         hand: e.hand,
-                        loop_ply: Some(e.loop_ply),
+                        dep: e.dependence(),
                         found: true,
                     };
                 }
@@ -221,9 +335,8 @@ impl Table {
                         dn: INF,
                         len: e.len,
                         best: e.best,
-                        amount: e.amount,
                         hand: e.hand,
-                        loop_ply: None,
+                        dep: Dependence::None,
                         found: true,
                     };
                 }
@@ -234,9 +347,8 @@ impl Table {
                         dn: 0,
                         len: 0,
                         best: e.best,
-                        amount: e.amount,
                         hand: e.hand,
-                        loop_ply: Some(e.loop_ply),
+                        dep: Dependence::None,
                         found: true,
                     };
                 }
@@ -244,7 +356,6 @@ impl Table {
                 // The exact entry replaces the default; bounds from neighbours still apply.
                 (r.pn, r.dn) = (e.pn.max(bound_pn), e.dn.max(bound_dn));
                 r.best = e.best;
-                r.amount = e.amount;
                 r.found = true;
             } else if hand.covers(e.hand) {
                 // We hold more: at least as hard to disprove.
@@ -259,76 +370,62 @@ impl Table {
         r
     }
 
-    /// Stores a result for `(key, hand)`. For a proof `hand` is the proof hand, for a disproof the
-    /// disproof hand. Entries made redundant by a new proof or disproof are freed.
-    #[allow(clippy::too_many_arguments)]
-    pub fn store(
-        &mut self,
-        key: u64,
-        hand: Hand,
-        pn: PnDn,
-        dn: PnDn,
-        len: u16,
-        best: u16,
-        amount: u32,
-        dep: Option<Dependence>,
-    ) {
+    /// Stores a result for the position with board key `key`. Entries made redundant by a new proof or
+    /// general disproof are freed.
+    pub fn store(&mut self, key: u64, rec: &Record) {
         let idx = self.cluster_index(key);
-        let c = &mut self.clusters[idx];
-        let amount = amount.max(1);
-        let proven = pn == 0;
-        let disproven = dn == 0 && dep.is_none();
-        let live = |e: &Entry| e.amount != 0 && e.key == key;
-        // The slot of this very position (same board, same hand) is updated in place, keeping the
-        // effort already spent there.
+        let amount = rec.amount.max(1);
+        let proven = rec.pn == 0;
+        let general_disproof = rec.dn == 0 && rec.dep.is_general();
         let mut new = Entry {
             key,
-            hand,
-            pn,
-            dn,
+            hand: rec.hand,
+            pn: rec.pn,
+            dn: rec.dn,
             amount,
-            best,
-            len,
-            flags: 0,
+            best: rec.best,
+            len: rec.len,
+            flags: if rec.or_node { FLAG_OR } else { 0 },
             _pad: 0,
             loop_ply: 0,
         };
-        if let Some(d) = dep {
-            new.set_dependence(d);
+        if rec.dn == 0 && !rec.dep.is_general() {
+            new.set_dependence(rec.dep, rec.path);
         }
-        if let Some(e) = c.entries.iter_mut().find(|e| live(e) && e.hand == hand) {
-            let amount = e.amount.saturating_add(amount);
+        let c = &mut self.clusters[idx];
+        // The slot of this very position (same board, same hand, same kind of result) is updated in
+        // place, keeping the effort already spent there.
+        let same = |e: &Entry| {
+            e.is_live()
+                && e.key == key
+                && e.hand == rec.hand
+                && e.is_path_dependent() == new.is_path_dependent()
+                && (!new.is_path_dependent() || e.path() == rec.path)
+        };
+        if let Some(e) = c.entries.iter_mut().find(|e| same(e)) {
+            new.amount = e.amount.saturating_add(amount);
             *e = new;
-            e.amount = amount;
-            if proven || disproven {
-                Self::free_subsumed(c, key, hand, proven, &mut self.used);
+            if proven || general_disproof {
+                self.used -= Self::free_subsumed(c, key, rec.hand, proven);
             }
             return;
         }
-        if proven || disproven {
-            Self::free_subsumed(c, key, hand, proven, &mut self.used);
+        if proven || general_disproof {
+            self.used -= Self::free_subsumed(c, key, rec.hand, proven);
         }
-        if c.entries.iter().all(|e| e.amount == 0) {
+        if c.entries.iter().all(|e| !e.is_live()) {
             self.mark_dirty(idx);
         }
         let c = &mut self.clusters[idx];
-        let i = match c.entries.iter().position(|e| e.amount == 0) {
+        let i = match c.entries.iter().position(|e| !e.is_live()) {
             Some(i) => i,
             None => {
-                // Replace the least valuable entry: final results are worth more than open ones.
-                let value = |e: &Entry| {
-                    let v = e.amount as u64;
-                    if !e.is_path_dependent() && (e.pn == 0 || e.dn == 0) {
-                        v.saturating_mul(4)
-                    } else {
-                        v
-                    }
-                };
+                // Replace the least valuable entry.
                 let (i, _) = c
                     .entries
                     .iter()
                     .enumerate()
-                    .min_by_key(|(_, e)| value(e))
+                    .min_by_key(|(_, e)| e.value())
                     .expect("clusters are non-empty");
                 self.used -= 1;
                 i
@@ -336,28 +433,82 @@ impl Table {
         };
         self.used += 1;
         c.entries[i] = new;
+        if self.used * 1000 >= self.capacity() * GC_TRIGGER {
+            self.collect();
+        }
     }
-}
 
-impl Table {
-    /// After a proof with proof hand `hand` (or a disproof with disproof hand `hand`), frees the other
-    /// entries of the same board that it decides: unproven or proven entries whose hand covers the
-    /// proof hand (resp. unproven or disproven entries covered by the disproof hand).
-    fn free_subsumed(c: &mut Cluster, key: u64, hand: Hand, proven: bool, used: &mut usize) {
+    /// After a proof with proof hand `hand` (or a general disproof with disproof hand `hand`), frees the
+    /// other entries of the same board that it decides: unproven or proven entries whose hand covers the
+    /// proof hand (resp. unproven or disproven entries covered by the disproof hand). Returns how many.
+    fn free_subsumed(c: &mut Cluster, key: u64, hand: Hand, proven: bool) -> usize {
+        let mut freed = 0;
         for e in c.entries.iter_mut() {
-            if e.amount == 0 || e.key != key || e.hand == hand {
+            if !e.is_live() || e.key != key || e.hand == hand {
                 continue;
             }
             let subsumed = if proven {
-                e.hand.covers(hand)
+                !e.is_path_dependent() && e.hand.covers(hand)
             } else {
-                !e.is_path_dependent() && e.pn != 0 && hand.covers(e.hand)
+                !e.is_proven() && hand.covers(e.hand)
             };
             if subsumed {
                 *e = Entry::default();
-                *used -= 1;
+                freed += 1;
             }
         }
+        freed
+    }
+
+    /// Garbage collection: frees the least valuable entries (see `Entry::value`) until about
+    /// `GC_TARGET` per mille of the slots are in use. The threshold is found from a histogram of
+    /// log2(value), so the collection is two passes over the table.
+    pub fn collect(&mut self) {
+        self.gcs += 1;
+        let mut histogram = [0usize; 65];
+        for c in &self.clusters {
+            for e in c.entries.iter().filter(|e| e.is_live()) {
+                histogram[64 - e.value().leading_zeros() as usize] += 1;
+            }
+        }
+        let to_free = self
+            .used
+            .saturating_sub(self.capacity() * GC_TARGET / 1000)
+            .max(1);
+        // The smallest bucket bound whose entries, with all below it, make up the entries to free.
+        let mut freed_below = 0;
+        let mut bound = 0;
+        while bound < 64 && freed_below < to_free {
+            freed_below += histogram[bound];
+            bound += 1;
+        }
+        let limit = if bound >= 64 { u64::MAX } else { 1u64 << bound };
+        let mut freed = 0;
+        for c in &mut self.clusters {
+            for e in c.entries.iter_mut() {
+                if e.is_live() && e.value() < limit {
+                    *e = Entry::default();
+                    freed += 1;
+                }
+            }
+        }
+        self.used -= freed;
+        // A table whose clusters were all written is cleared by a fill anyway.
+        self.dirty = None;
+    }
+
+    /// Frees every disproof resting on the depth limit (when the limit is raised they no longer hold).
+    pub fn purge_depth_cuts(&mut self) {
+        let mut freed = 0;
+        for c in &mut self.clusters {
+            for e in c.entries.iter_mut() {
+                if e.is_live() && e.dependence() == Dependence::DepthCut {
+                    *e = Entry::default();
+                    freed += 1;
+                }
+            }
+        }
+        self.used -= freed;
     }
 }
 
@@ -373,66 +524,126 @@ mod tests {
         h
     }
 
+    fn rec(hand: Hand, pn: PnDn, dn: PnDn, amount: u32) -> Record {
+        Record {
+            hand,
+            pn,
+            dn,
+            len: 0,
+            best: 0,
+            amount,
+            dep: Dependence::None,
+            path: 0,
+            or_node: true,
+        }
+    }
+
     #[test]
     fn proofs_cover_superior_hands_only() {
         let mut t = Table::new(1);
-        t.store(42, hand(1, 1), 0, INF, 5, 0, 10, None);
+        t.store(42, &rec(hand(1, 1), 0, INF, 10));
         assert!(t.probe(42, hand(1, 1), 0).is_proven());
         assert!(t.probe(42, hand(3, 2), 0).is_proven());
         assert!(!t.probe(42, hand(0, 2), 0).is_proven());
         assert!(!t.probe(43, hand(3, 2), 0).is_proven());
     }
 
+    /// A general disproof read back from the table carries no dependence.
     #[test]
-    fn disproofs_cover_inferior_hands_only() {
+    fn general_disproofs_cover_inferior_hands_and_depend_on_nothing() {
         let mut t = Table::new(1);
-        t.store(7, hand(2, 0), INF, 0, 0, 0, 10, None);
-        assert!(t.probe(7, hand(1, 0), 0).is_disproven());
-        assert!(t.probe(7, hand(2, 0), 0).is_disproven());
+        t.store(7, &rec(hand(2, 0), INF, 0, 10));
+        let p = t.probe(7, hand(1, 0), 0);
+        assert!(p.is_disproven());
+        assert_eq!(p.dep, Dependence::None);
+        assert!(t.probe(7, hand(2, 0), 12345).is_disproven());
         assert!(!t.probe(7, hand(2, 1), 0).is_disproven());
     }
 
     #[test]
-    fn path_dependent_disproofs_match_their_path_only() {
+    fn loop_disproofs_match_their_path_only() {
         let mut t = Table::new(1);
-        let dep = Dependence {
-            path: 1234,
-            loop_ply: 3,
-        };
-        t.store(9, hand(0, 1), INF, 0, 0, 0, 10, Some(dep));
-        assert!(t.probe(9, hand(0, 1), 1234).is_disproven());
-        assert_eq!(t.probe(9, hand(0, 1), 1234).loop_ply, Some(3));
+        let mut r = rec(hand(0, 1), INF, 0, 10);
+        r.dep = Dependence::Loop { ply: 3 };
+        r.path = 1234;
+        t.store(9, &r);
+        let p = t.probe(9, hand(0, 1), 1234);
+        assert!(p.is_disproven());
+        assert_eq!(p.dep, Dependence::Loop { ply: 3 });
         assert!(!t.probe(9, hand(0, 1), 999).is_disproven());
         assert!(!t.probe(9, hand(0, 0), 1234).is_disproven());
     }
 
     #[test]
+    fn depth_cut_disproofs_match_their_path_and_are_purged() {
+        let mut t = Table::new(1);
+        let mut r = rec(hand(0, 1), INF, 0, 10);
+        r.dep = Dependence::DepthCut;
+        r.path = 77;
+        t.store(9, &r);
+        t.store(9, &rec(hand(3, 3), 0, INF, 5));
+        let p = t.probe(9, hand(0, 1), 77);
+        assert!(p.is_disproven());
+        assert_eq!(p.dep, Dependence::DepthCut);
+        assert!(!t.probe(9, hand(0, 1), 78).is_disproven());
+        t.purge_depth_cuts();
+        assert!(!t.probe(9, hand(0, 1), 77).found);
+        // Other entries stay.
+        assert!(t.probe(9, hand(3, 3), 0).is_proven());
+    }
+
+    #[test]
     fn unproven_entries_bound_neighbours() {
         let mut t = Table::new(1);
-        t.store(5, hand(1, 1), 300, 7, 0, 0, 10, None);
+        t.store(5, &rec(hand(1, 1), 300, 7, 10));
         let exact = t.probe(5, hand(1, 1), 0);
         assert!(exact.found && exact.pn == 300 && exact.dn == 7);
         // Fewer pieces: at least as hard to prove.
         assert_eq!(t.probe(5, hand(0, 1), 0).pn, 300);
         // More pieces: at least as hard to disprove (never below an unexpanded node's number).
-        assert_eq!(t.probe(5, hand(2, 1), 0).dn, PN_UNIT);
-        t.store(5, hand(1, 1), 300, 70, 0, 0, 10, None);
+        assert_eq!(t.probe(5, hand(2, 1), 0).dn, UNIT);
+        t.store(5, &rec(hand(1, 1), 300, 70, 10));
         assert_eq!(t.probe(5, hand(2, 1), 0).dn, 70);
     }
 
     #[test]
-    fn full_cluster_replaces_and_counts() {
+    fn full_cluster_replaces_the_cheapest() {
         let mut t = Table::new(1);
         // Same key, many hands: more than a cluster holds.
         for p in 0..20u8 {
-            t.store(11, hand(p, 0), 3, 3, 0, 0, p as u32 + 1, None);
+            t.store(11, &rec(hand(p, 0), 3 * UNIT, 3 * UNIT, p as u32 + 1));
         }
-        assert!(t.hashfull() <= 1000);
-        // The most searched ones survive.
+        // One cluster's worth are live; the most searched ones survive, the cheapest went.
+        assert_eq!(t.used, CLUSTER);
         assert!(t.probe(11, hand(19, 0), 0).found);
+        assert!(!t.probe(11, hand(0, 0), 0).found);
         // A proof frees what it subsumes.
-        t.store(11, hand(0, 0), 0, INF, 1, 0, 1, None);
+        t.store(11, &rec(hand(0, 0), 0, INF, 1));
         assert!(t.probe(11, hand(5, 0), 0).is_proven());
+        assert_eq!(t.used, 1);
+    }
+
+    /// Filling a tiny table past the trigger collects garbage, keeps the valuable entries and leaves
+    /// the table usable below the trigger.
+    #[test]
+    fn garbage_collection_frees_the_cheap_and_keeps_the_valuable() {
+        let mut t = Table::new(1);
+        let cap = t.capacity();
+        let key = |i: usize| (i as u64 + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        // Valuable proofs first, then many cheap estimates.
+        for i in 0..cap / 10 {
+            t.store(key(i), &rec(hand(1, 0), 0, INF, 1000));
+        }
+        for i in cap / 10..cap * 2 {
+            t.store(key(i), &rec(hand(1, 0), UNIT, UNIT, 1));
+        }
+        assert!(t.gc_count() > 0);
+        assert!(t.hashfull() < GC_TRIGGER as u32);
+        let kept = (0..cap / 10)
+            .filter(|&i| t.probe(key(i), hand(1, 0), 0).is_proven())
+            .count();
+        // Replacement inside a full cluster may cost a few; GC costs none.
+        assert!(kept * 100 >= (cap / 10) * 95, "{kept} of {}", cap / 10);
     }
 
     /// Clearing forgets everything, whether it resets the written clusters only or fills the table.
@@ -444,13 +655,7 @@ mod tests {
             for k in 1..=n {
                 t.store(
                     k.wrapping_mul(0x9e37_79b9_7f4a_7c15),
-                    hand(1, 0),
-                    0,
-                    INF,
-                    1,
-                    0,
-                    1,
-                    None,
+                    &rec(hand(1, 0), 0, INF, 1),
                 );
             }
             assert!(t.probe(0x9e37_79b9_7f4a_7c15, hand(1, 0), 0).is_proven());

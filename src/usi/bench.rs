@@ -22,6 +22,10 @@ pub struct BenchOptions {
     /// At most this many problems per file (after the filter).
     pub limit: Option<usize>,
     pub verbose: bool,
+    /// The search's internal switches.
+    pub config: crate::search::SearchConfig,
+    /// Node limit per problem (deterministic, for measurements).
+    pub nodes: Option<u64>,
 }
 
 /// The `expected` column.
@@ -276,6 +280,7 @@ pub fn run_bench(
     out: &mut impl Write,
 ) -> io::Result<Totals> {
     let mut solver = CheckedSolver::new(opts.hash_mb);
+    solver.set_config(opts.config.clone());
     let mut all = Totals::default();
     for path in files {
         let path = path.as_ref();
@@ -300,7 +305,8 @@ fn bench_file(
     out: &mut impl Write,
 ) -> io::Result<Totals> {
     let minimax = lengths_are_minimax(path);
-    let limits = limits_from_ms(opts.time_ms);
+    let mut limits = limits_from_ms(opts.time_ms);
+    limits.nodes = opts.nodes;
     let mut totals = Totals::default();
     let rows = parse_problems(text)
         .into_iter()
@@ -445,6 +451,8 @@ mod tests {
             filter: None,
             limit: None,
             verbose,
+            config: Default::default(),
+            nodes: None,
         }
     }
 
@@ -572,6 +580,7 @@ mod tests {
             answer: Answer::NoMate,
             nodes,
             elapsed,
+            note: None,
         };
         let mut t = Totals::default();
         assert_eq!(t.median_solved_time(), None);

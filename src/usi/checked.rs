@@ -29,6 +29,8 @@ pub struct Report {
     pub answer: Answer,
     pub nodes: u64,
     pub elapsed: Duration,
+    /// Why the search gave up before its limits, if it did (said in an `info string`).
+    pub note: Option<String>,
 }
 
 /// Reads a mate problem: a bare SFEN, `sfen …`, `startpos` or a whole `position …` command, refused
@@ -75,14 +77,21 @@ impl CheckedSolver {
     pub fn ensure_size(&mut self, hash_mb: usize) {
         if hash_mb != self.hash_mb {
             // Drop the old table first so that both are never alive at once.
+            let config = self.solver.config().clone();
             self.solver = Solver::new(1);
             self.solver.resize(hash_mb);
+            self.solver.set_config(config);
             self.hash_mb = hash_mb;
         }
     }
 
     pub fn clear(&mut self) {
         self.solver.clear();
+    }
+
+    /// Sets the search's internal switches (kept across `ensure_size`).
+    pub fn set_config(&mut self, config: crate::search::SearchConfig) {
+        self.solver.set_config(config);
     }
 
     /// Searches `root` (which should have passed `validate_mate_problem`). A panic in the search is
@@ -100,18 +109,28 @@ impl CheckedSolver {
         match catch_unwind(AssertUnwindSafe(|| {
             solver.solve(root, limits, stop, on_info)
         })) {
-            Ok(r) => Report {
+            Ok(Ok(r)) => Report {
                 answer: check(root, r.outcome),
                 nodes: r.nodes,
                 elapsed: r.elapsed,
+                note: r.note,
+            },
+            Ok(Err(e)) => Report {
+                answer: Answer::Error(e.to_string()),
+                nodes: 0,
+                elapsed: start.elapsed(),
+                note: None,
             },
             Err(_) => {
                 log::error!("the search panicked on {root:?}");
+                let config = self.solver.config().clone();
                 self.solver = Solver::new(self.hash_mb);
+                self.solver.set_config(config);
                 Report {
                     answer: Answer::Error(INTERNAL_ERROR.to_string()),
                     nodes: 0,
                     elapsed: start.elapsed(),
+                    note: None,
                 }
             }
         }

@@ -353,6 +353,9 @@ fn search(
     let report = solver.solve(root, limits, stop, &mut on_info);
     answered.store(true, Ordering::Release);
     out.line(&output::final_info_line(report.nodes, report.elapsed));
+    if let Some(note) = &report.note {
+        out.line(&format!("info string {note}"));
+    }
     match &report.answer {
         Answer::Error(e) => out.error(e),
         Answer::Mate(line) if mode == Mode::Game => {

@@ -128,6 +128,10 @@ mod tests {
             elapsed: Duration::from_millis(500),
             hashfull: 12,
             pv: vec![m],
+            root_pn: 0,
+            root_dn: 0,
+            max_ply: 4000,
+            gc_count: 0,
         };
         assert_eq!(
             info_line(&info),

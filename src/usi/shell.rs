@@ -81,6 +81,7 @@ pub fn solve_text(solver: &mut CheckedSolver, text: &str, limits: &SearchLimits)
             answer: Answer::Error(e),
             nodes: 0,
             elapsed: Duration::ZERO,
+            note: None,
         },
     }
 }
@@ -143,6 +144,7 @@ mod tests {
             answer: Answer::Error("malformed SFEN: \"x\"".into()),
             nodes: 0,
             elapsed: Duration::from_millis(3),
+            note: None,
         };
         assert_eq!(
             json_line("x", &report),

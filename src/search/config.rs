@@ -1,0 +1,177 @@
+//! The search's internal switches: each technique can be turned off so that its effect can be measured
+//! (`kanju bench --config …` runs the ablation). `SearchConfig::default()` is the best combination
+//! measured; the README's ablation table says by how much.
+
+use super::numbers::{Aggregation, UNIT};
+use std::fmt;
+
+/// How a new child (never searched, not in the table) gets its first numbers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Init {
+    /// One unit each; a check's pn grows with its distance from the king when `distance` is on. The
+    /// child's real numbers come when it is first searched (lazy one-ply expansion).
+    Unit,
+    /// Look one ply ahead at every new child when its parent is expanded: a check's pn is its number of
+    /// evasions (a mate is proven at once), an evasion's dn its number of checks (a mate in one is
+    /// proven at once).
+    Look,
+}
+
+/// Internal switches of the search.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SearchConfig {
+    pub aggregation: Aggregation,
+    /// The 1+ε trick: the best child may grow to (1 + 1/`eps_den`) × the second best before the search
+    /// switches; 0 turns it off (second + 1).
+    pub eps_den: u32,
+    /// df-pn+ edge cost on the minimised side of every unsolved child, in units of `UNIT`/16.
+    pub edge_cost: u32,
+    /// Sequential chains: defender drop interpositions are tried one after the other (nearest square,
+    /// cheapest piece first), and a non-promotion only after its promotion is refuted.
+    pub chains: bool,
+    /// Mate in one at every new OR node before generating its checks.
+    pub mate1: bool,
+    /// A 3-ply search (check, every evasion, mate in one) at every new OR node where mate in one fails.
+    pub mate3: bool,
+    pub init: Init,
+    /// Initial pn of a check grows with its distance from the king (with `Init::Unit`).
+    pub distance: bool,
+    /// The first depth limit (plies from the root). Raised when the search rests on it.
+    pub max_ply: u32,
+}
+
+impl Default for SearchConfig {
+    fn default() -> Self {
+        SearchConfig {
+            aggregation: Aggregation::Weak,
+            eps_den: 4,
+            edge_cost: 2,
+            chains: true,
+            mate1: true,
+            mate3: false,
+            init: Init::Unit,
+            distance: true,
+            max_ply: 4000,
+        }
+    }
+}
+
+impl SearchConfig {
+    /// Plain df-pn: sums, no frontier, no chains, unit initial numbers.
+    pub fn plain() -> SearchConfig {
+        SearchConfig {
+            aggregation: Aggregation::Sum,
+            eps_den: 0,
+            edge_cost: 0,
+            chains: false,
+            mate1: false,
+            mate3: false,
+            init: Init::Unit,
+            distance: false,
+            max_ply: 4000,
+        }
+    }
+
+    /// The edge cost in pn/dn units.
+    pub fn edge(&self) -> u32 {
+        self.edge_cost * UNIT / 16
+    }
+
+    /// Applies `name=value` settings separated by commas (e.g. `agg=sum,eps=0,chains=off`), on top of
+    /// `self`. The names are those `Display` prints.
+    pub fn apply(&mut self, spec: &str) -> Result<(), String> {
+        for item in spec.split(',').map(str::trim).filter(|s| !s.is_empty()) {
+            if item == "plain" {
+                *self = SearchConfig::plain();
+                continue;
+            }
+            if item == "default" {
+                *self = SearchConfig::default();
+                continue;
+            }
+            let (name, value) = item
+                .split_once('=')
+                .ok_or_else(|| format!("'{item}': expected name=value"))?;
+            let flag = || match value {
+                "on" | "1" | "true" => Ok(true),
+                "off" | "0" | "false" => Ok(false),
+                _ => Err(format!("'{item}': expected on or off")),
+            };
+            let number = || {
+                value
+                    .parse::<u32>()
+                    .map_err(|_| format!("'{item}': expected a number"))
+            };
+            match name {
+                "agg" => {
+                    self.aggregation = match value {
+                        "sum" => Aggregation::Sum,
+                        "weak" => Aggregation::Weak,
+                        _ => return Err(format!("'{item}': expected sum or weak")),
+                    }
+                }
+                "eps" => self.eps_den = number()?,
+                "edge" => self.edge_cost = number()?,
+                "chains" => self.chains = flag()?,
+                "mate1" => self.mate1 = flag()?,
+                "mate3" => self.mate3 = flag()?,
+                "init" => {
+                    self.init = match value {
+                        "unit" => Init::Unit,
+                        "look" => Init::Look,
+                        _ => return Err(format!("'{item}': expected unit or look")),
+                    }
+                }
+                "distance" => self.distance = flag()?,
+                "maxply" => self.max_ply = number()?.max(2),
+                _ => return Err(format!("'{item}': unknown setting")),
+            }
+        }
+        Ok(())
+    }
+}
+
+impl fmt::Display for SearchConfig {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let on = |b: bool| if b { "on" } else { "off" };
+        write!(
+            f,
+            "agg={},eps={},edge={},chains={},mate1={},mate3={},init={},distance={},maxply={}",
+            match self.aggregation {
+                Aggregation::Sum => "sum",
+                Aggregation::Weak => "weak",
+            },
+            self.eps_den,
+            self.edge_cost,
+            on(self.chains),
+            on(self.mate1),
+            on(self.mate3),
+            match self.init {
+                Init::Unit => "unit",
+                Init::Look => "look",
+            },
+            on(self.distance),
+            self.max_ply
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn display_and_apply_round_trip() {
+        for c in [SearchConfig::default(), SearchConfig::plain()] {
+            let mut d = SearchConfig::plain();
+            d.apply(&c.to_string()).unwrap();
+            assert_eq!(c, d);
+        }
+        let mut c = SearchConfig::default();
+        c.apply("agg=sum,chains=off,eps=0").unwrap();
+        assert_eq!(c.aggregation, Aggregation::Sum);
+        assert!(!c.chains);
+        assert!(c.apply("bogus=1").is_err());
+        assert!(c.apply("chains=maybe").is_err());
+    }
+}

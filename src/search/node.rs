@@ -1,0 +1,321 @@
+//! Node expansion: the children of the node being searched, with their numbers from the table (probed by
+//! key, without playing the move), initial estimates for new ones, and the chains that make
+//! near-identical defences wait for each other.
+//!
+//! The children of every node on the current path live in one arena (`Dfpn::children`), each node
+//! owning a contiguous range while it is searched: a child's numbers are cached there between the
+//! iterations of the node's loop instead of being probed again.
+//!
+//! **Chains** (shtsume's sequential defences, KomoringHeights' delayed moves). Some sibling moves tend
+//! to lead to the same positions and to be decided the same way; summing (or even counting) them makes a
+//! node look many times harder than it is. A chain is a list of such siblings of which only the head is
+//! *active*: the others wait until the head is solved the way that does not decide the node — proven, at
+//! an AND node; disproven, at an OR node — and then the next one becomes the head and is probed (often it
+//! is decided at once by hand superiority: after "drop a pawn, the attacker captures" and "drop a lance,
+//! the attacker captures" the board is the same). The node is decided only when every member is, so
+//! chains change the order of the search and its numbers, never its answer.
+//! * AND nodes: all drop interpositions form one chain, nearest square first and, on each square,
+//!   the cheapest piece first; a defender's non-promotion waits for the promotion of the same move.
+//! * OR nodes: a non-promotion waits for the promotion of the same move.
+
+use super::config::Init;
+use super::dfpn::Dfpn;
+use super::frontier::{self, AndLook, OrLook, check_gap, is_interposition};
+use super::hands;
+use super::loops::{Dependence, next_path};
+use super::numbers::{PnDn, UNIT};
+use super::tt::Record;
+use crate::position::movegen::{generate_checks, generate_evasions};
+use crate::position::{Bitboard, Hand, Move, PieceKind, Square, attacks};
+
+/// No next member.
+pub(super) const NO_NEXT: u32 = u32::MAX;
+
+/// One child of a node being searched, as last seen.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Child {
+    pub mv: Move,
+    pub pn: PnDn,
+    pub dn: PnDn,
+    /// Plies to mate when proven.
+    pub len: u16,
+    /// Proof hand (proven) or disproof hand (disproven); otherwise the child's attacker hand.
+    pub hand: Hand,
+    /// For a disproof: what it rests on.
+    pub dep: Dependence,
+    /// Aggregated with `max` rather than `+` under `Aggregation::Sum` (SNDA-lite).
+    pub grouped: bool,
+    /// The table had nothing on the child: it is searched for the first time.
+    pub fresh: bool,
+    /// Counted in the node's numbers: not waiting behind an unsolved chain member.
+    pub active: bool,
+    /// The next member of the child's chain (an index into the arena), or `NO_NEXT`.
+    pub next: u32,
+}
+
+impl Child {
+    /// Solved the way that does not decide the node (proven at an AND node, disproven at an OR node):
+    /// the next member of the chain, if any, takes over.
+    #[inline(always)]
+    pub fn done(&self, or_node: bool) -> bool {
+        if or_node { self.dn == 0 } else { self.pn == 0 }
+    }
+}
+
+/// Chebyshev distance between two squares.
+#[inline(always)]
+fn distance(a: Square, b: Square) -> u32 {
+    (a.file().abs_diff(b.file())).max(a.rank().abs_diff(b.rank())) as u32
+}
+
+/// The cost order of hand kinds for interposition chains: cheapest first.
+#[inline(always)]
+fn drop_order(k: PieceKind) -> u32 {
+    match k {
+        PieceKind::Pawn => 0,
+        PieceKind::Lance => 1,
+        PieceKind::Knight => 2,
+        PieceKind::Silver => 3,
+        PieceKind::Gold => 4,
+        PieceKind::Bishop => 5,
+        _ => 6,
+    }
+}
+
+impl Dfpn<'_> {
+    /// Whether `m` belongs to the `max` group of SNDA-lite aggregation.
+    fn in_group(&self, m: Move, or_node: bool, gap: Bitboard) -> bool {
+        if or_node {
+            if m.is_drop() {
+                return matches!(m.drop_kind(), PieceKind::Bishop | PieceKind::Rook);
+            }
+            let k = m.piece().kind();
+            let zone = Bitboard::promotion_zone(self.attacker);
+            !m.is_promotion()
+                && matches!(k, PieceKind::Pawn | PieceKind::Bishop | PieceKind::Rook)
+                && (zone.contains(m.to()) || zone.contains(m.from()))
+        } else {
+            is_interposition(m, gap)
+        }
+    }
+
+    /// Generates the node's moves and pushes one `Child` per move onto the arena; the heads of chains
+    /// (and every unchained child) are probed. Returns the number of children.
+    #[inline(never)]
+    pub(super) fn expand(&mut self, or_node: bool, ply: u32, path: u64) -> usize {
+        let moves = &mut self.buf[0];
+        moves.clear();
+        if or_node {
+            generate_checks(&self.pos, moves);
+        } else {
+            generate_evasions(&self.pos, moves);
+        }
+        let gap = if or_node {
+            Bitboard::EMPTY
+        } else {
+            check_gap(&self.pos, self.attacker)
+        };
+        let base = self.children.len();
+        let hand = self.pos.hand(self.attacker);
+        for i in 0..self.buf[0].len() {
+            let m = self.buf[0][i];
+            let grouped = self.in_group(m, or_node, gap);
+            self.children.push(Child {
+                mv: m,
+                pn: UNIT,
+                dn: UNIT,
+                len: 0,
+                hand,
+                dep: Dependence::None,
+                grouped,
+                fresh: false,
+                active: true,
+                next: NO_NEXT,
+            });
+        }
+        let end = self.children.len();
+        if self.config.chains {
+            self.link_chains(or_node, base, end, gap);
+        }
+        for i in base..end {
+            if self.children[i].active {
+                self.probe_child(i, or_node, ply, path);
+            }
+        }
+        // A head solved the non-deciding way hands over to the next member at once.
+        for i in base..end {
+            if self.children[i].active {
+                self.advance_chain(i, or_node, ply, path);
+            }
+        }
+        end - base
+    }
+
+    /// Links the chains among the children `base..end` (see the module docs): every member but the
+    /// head is made inactive.
+    fn link_chains(&mut self, or_node: bool, base: usize, end: usize, gap: Bitboard) {
+        // Promotion / non-promotion pairs: the generators emit one piece's moves together (its
+        // promotions, then its non-promotions), so a pair lies within a run of moves from one square.
+        let mut i = base;
+        while i < end {
+            let m = self.children[i].mv;
+            if m.is_drop() {
+                i += 1;
+                continue;
+            }
+            let mut j = i + 1;
+            while j < end
+                && !self.children[j].mv.is_drop()
+                && self.children[j].mv.from() == m.from()
+            {
+                j += 1;
+            }
+            for a in i..j {
+                let pa = self.children[a].mv;
+                if !pa.is_promotion() {
+                    continue;
+                }
+                if let Some(b) = (i..j).find(|&b| {
+                    let pb = self.children[b].mv;
+                    !pb.is_promotion() && pb.to() == pa.to()
+                }) {
+                    self.children[a].next = b as u32;
+                    self.children[b].active = false;
+                }
+            }
+            i = j;
+        }
+        if or_node || gap.is_empty() {
+            return;
+        }
+        // Drop interpositions: one chain, nearest square to the king first, cheapest piece first.
+        let Some(ksq) = self.pos.king_square(self.attacker.flip()) else {
+            return;
+        };
+        let mut drops = std::mem::take(&mut self.scratch);
+        drops.clear();
+        drops.extend(
+            (base..end)
+                .filter(|&i| self.children[i].mv.is_drop())
+                .map(|i| {
+                    let m = self.children[i].mv;
+                    (
+                        distance(m.to(), ksq) * 8 + drop_order(m.drop_kind()),
+                        i as u32,
+                    )
+                }),
+        );
+        drops.sort_unstable();
+        for w in drops.windows(2) {
+            self.children[w[0].1 as usize].next = w[1].1;
+            self.children[w[1].1 as usize].active = false;
+        }
+        self.scratch = drops;
+    }
+
+    /// While child `i` is solved the non-deciding way and has a successor, activates the successor and
+    /// probes it.
+    pub(super) fn advance_chain(&mut self, mut i: usize, or_node: bool, ply: u32, path: u64) {
+        while self.children[i].done(or_node) && self.children[i].next != NO_NEXT {
+            let n = self.children[i].next as usize;
+            self.children[i].next = NO_NEXT;
+            self.children[n].active = true;
+            self.probe_child(n, or_node, ply, path);
+            i = n;
+        }
+    }
+
+    /// Fills in child `i`'s numbers: a repetition, a depth cut, the table's entry, or (new) an initial
+    /// estimate.
+    fn probe_child(&mut self, i: usize, or_node: bool, ply: u32, path: u64) {
+        let m = self.children[i].mv;
+        let (board_key, hand_key, mover_hand) = self.pos.keys_after(m);
+        let child_hand = if or_node {
+            mover_hand
+        } else {
+            self.pos.hand(self.attacker)
+        };
+        let c = &mut self.children[i];
+        c.hand = child_hand;
+        if let Some(&at) = self.path.get(&(board_key ^ hand_key)) {
+            // A repetition: lost for the attacker on this path.
+            (c.pn, c.dn, c.dep) = (super::numbers::INF, 0, Dependence::Loop { ply: at });
+            return;
+        }
+        if ply + 1 >= self.max_ply {
+            // Cut by the depth limit: unsolved on every path through the root.
+            (c.pn, c.dn, c.dep) = (super::numbers::INF, 0, Dependence::DepthCut);
+            return;
+        }
+        let key = board_key ^ self.salt;
+        let p = self.tt.probe(key, child_hand, next_path(path, m));
+        (c.pn, c.dn, c.len, c.dep) = (p.pn, p.dn, p.len, p.dep);
+        if p.is_proven() || p.is_disproven() {
+            c.hand = p.hand;
+            return;
+        }
+        if p.found {
+            return;
+        }
+        c.fresh = true;
+        match self.config.init {
+            Init::Unit => {
+                if or_node && self.config.distance {
+                    let d = self.check_distance_pn(m);
+                    let c = &mut self.children[i];
+                    c.pn = c.pn.max(d);
+                }
+            }
+            Init::Look => self.look(i, or_node, key),
+        }
+    }
+
+    /// The initial pn of a check by its distance from the king: a unit for a check from next to the king
+    /// (or a knight's jump), a unit more for each square further along the line.
+    fn check_distance_pn(&self, m: Move) -> PnDn {
+        let Some(ksq) = self.pos.king_square(self.attacker.flip()) else {
+            return UNIT;
+        };
+        let d = distance(m.to(), ksq);
+        if d >= 2 && attacks::direction(ksq, m.to()).is_some() {
+            d * UNIT
+        } else {
+            UNIT
+        }
+    }
+
+    /// `Init::Look`: plays the new child `i` and looks one ply ahead of it (evasions of a check, mate in
+    /// one after an evasion); results go straight to the table.
+    fn look(&mut self, i: usize, or_node: bool, key: u64) {
+        let m = self.children[i].mv;
+        self.pos.do_move(m);
+        self.nodes += 1;
+        let la = &mut self.buf[1];
+        let attacker = self.attacker;
+        let c = &mut self.children[i];
+        if or_node {
+            match frontier::look_and(&self.pos, attacker, la) {
+                AndLook::Mated(proof) => {
+                    self.tt.store(key, &Record::proof(proof, 0, 0, false));
+                    (c.pn, c.dn, c.len, c.hand) = (0, super::numbers::INF, 0, proof);
+                }
+                AndLook::Evasions(n) => c.pn = c.pn.max(n as PnDn * UNIT),
+            }
+        } else {
+            match frontier::look_or(&mut self.pos, attacker, la).0 {
+                OrLook::Mate(mv, proof) => {
+                    self.tt
+                        .store(key, &Record::proof(proof, 1, mv.to_u16(), true));
+                    (c.pn, c.dn, c.len, c.hand) = (0, super::numbers::INF, 1, proof);
+                }
+                OrLook::Checks(0) => {
+                    let d = hands::no_check_disproof(&self.pos, attacker);
+                    self.tt.store(key, &Record::disproof(d, true));
+                    (c.pn, c.dn, c.hand) = (super::numbers::INF, 0, d);
+                }
+                OrLook::Checks(n) => c.dn = c.dn.max(n as PnDn * UNIT),
+            }
+        }
+        self.pos.undo_move(m);
+    }
+}
