@@ -674,6 +674,12 @@ fn discovered_and_double_checks() {
 }
 
 #[test]
+fn a_lance_takes_the_blocker_of_its_file() {
+    // 1i1c takes the pawn and checks from two squares away; the defender cannot drop on 1b.
+    case("lance takes", "7lk/7n1/8p/9/9/9/9/9/8L b - 1", Expect::Only("1i1c"));
+}
+
+#[test]
 fn promotion_and_non_promotion() {
     // Only the promoted silver or pawn covers 4b and 6b.
     case("promotion", "4k4/9/3SP4/9/9/9/9/9/9 b - 1", Expect::Promotion);

@@ -96,13 +96,13 @@ impl Targets {
         t
     }
 
-    /// The destinations from which a piece of `kind`, moving there (promoted or not), may check.
-    /// A lance never checks from afar by moving: it would already be checking along its file.
+    /// The destinations from which a piece of `kind`, moving there (promoted or not), may check. A
+    /// lance checks from afar only by taking the defender's piece that blocked its file.
     fn of(&self, kind: PieceKind) -> Bitboard {
         match kind {
             PieceKind::Knight => self.near | self.knight,
             PieceKind::Bishop | PieceKind::Horse => self.near | self.far_diagonal,
-            PieceKind::Rook | PieceKind::Dragon => self.near | self.far_orthogonal,
+            PieceKind::Rook | PieceKind::Dragon | PieceKind::Lance => self.near | self.far_orthogonal,
             _ => self.near,
         }
     }
