@@ -36,7 +36,9 @@ mod drops;
 mod moves;
 
 use super::hands::{and_proof_extra, before_proof};
-use crate::position::attacks::{Direction, king_attacks};
+use crate::position::attacks::{
+    Direction, attacks, king_attacks, king_zone_bishop, king_zone_rook, king_zone_steps,
+};
 use crate::position::movegen::{MoveList, count_evasions, generate_checks};
 use crate::position::{Bitboard, Color, Hand, Move, PieceKind, Position, Square};
 use after::Verdict;
@@ -155,6 +157,12 @@ struct Ctx<'a> {
     near: Bitboard,
     /// Neighbours the attacker attacks now.
     covered: Bitboard,
+    /// Neighbours two or more attacker pieces attack now.
+    covered_twice: Bitboard,
+    /// Neighbours some defender piece other than the king attacks now.
+    their_covered: Bitboard,
+    /// Defender pieces pinned to their king now.
+    their_pinned: Bitboard,
     /// Neighbours the king could step to now: not the defender's, not attacked.
     escapes: Bitboard,
     /// Attacker pieces pinned to the attacker's king.
@@ -175,7 +183,7 @@ impl<'a> Ctx<'a> {
         let near = king_attacks(ksq);
         // The defender is not in check (the attacker is to move), so no attacker line runs through the
         // king: lifting it out of the occupancy would change nothing here.
-        let covered = pos.king_danger(us, ksq, occ) & near;
+        let (covered, covered_twice) = coverage(pos, us, ours, ksq);
         Some(Ctx {
             pos,
             us,
@@ -187,11 +195,38 @@ impl<'a> Ctx<'a> {
             theirs,
             near,
             covered,
+            covered_twice,
+            their_covered: coverage(pos, them, theirs.and_not(Bitboard::from_square(ksq)), ksq).0,
+            their_pinned: pos.pinned(them),
             escapes: near.and_not(theirs | covered),
             our_pinned: pos.pinned(us),
             discoverers: pos.slider_blockers(us, ksq) & ours,
         })
     }
+}
+
+/// The neighbours of `ksq` that the pieces `set` of colour `c` attack, with one piece or more and with
+/// two or more. Only pieces standing where they could reach a neighbour are looked at (the
+/// `king_zone_*` tables).
+fn coverage(pos: &Position, c: Color, set: Bitboard, ksq: Square) -> (Bitboard, Bitboard) {
+    let near = king_attacks(ksq);
+    let occ = pos.occupied();
+    let (mut once, mut twice) = (Bitboard::EMPTY, Bitboard::EMPTY);
+    relevant(pos, ksq, set).for_each(|s| {
+        let a = attacks(pos.piece_at(s).kind(), c, s, occ) & near;
+        twice |= once & a;
+        once |= a;
+    });
+    (once, twice)
+}
+
+/// The pieces of `set` that could attack a neighbour of `ksq`: step pieces close by, sliders on the
+/// lines through the neighbours.
+fn relevant(pos: &Position, ksq: Square, set: Bitboard) -> Bitboard {
+    let rook_or_lance = pos.rook_like() | pos.kind_bb(PieceKind::Lance);
+    set & (king_zone_steps(ksq)
+        | (rook_or_lance & king_zone_rook(ksq))
+        | (pos.bishop_like() & king_zone_bishop(ksq)))
 }
 
 /// The candidate checks' judge: counts, and keeps the candidates that must be played to be settled.
@@ -203,10 +238,10 @@ struct Finder<'a, 's> {
 
 impl Finder<'_, '_> {
     /// Whether the attacker's move `m` (a legal move by its shape: dead-piece rules and the mover's
-    /// reach already hold) mates for sure.
-    fn mates(&mut self, m: Move) -> bool {
+    /// reach already hold) mates for sure. `direct`: see `after::judge`.
+    fn mates(&mut self, m: Move, direct: bool) -> bool {
         self.stats.judged += 1;
-        match after::judge(&self.ctx, m) {
+        match after::judge(&self.ctx, m, direct) {
             Verdict::Mate => true,
             Verdict::NoMate => false,
             Verdict::Open => {

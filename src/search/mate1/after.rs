@@ -2,8 +2,8 @@
 //! described by the occupancy and piece sets it would have, and the defender's every kind of reply is
 //! looked for in turn. Nothing is played.
 
-use super::{Ctx, slides_towards};
-use crate::position::attacks::{between, direction, piece_attacks_square, ray_attacks};
+use super::{Ctx, relevant, slides_towards};
+use crate::position::attacks::{attacks, between, direction, piece_attacks_square, ray_attacks};
 use crate::position::{Bitboard, Move, PieceKind, Square};
 
 /// What `judge` found.
@@ -19,12 +19,20 @@ pub(super) enum Verdict {
 
 /// Is the attacker's move `m` mate? `m` must be a move the attacker's piece can make by its shape
 /// (destination in reach, not onto its own piece, dead-piece rules respected); the rest is judged here.
-pub(super) fn judge(ctx: &Ctx, m: Move) -> Verdict {
+/// With `direct`, the caller knows that the moved piece checks and that the move uncovers no line
+/// onto the king (a drop, or a move of a piece that shields none): the checker is the moved piece.
+pub(super) fn judge(ctx: &Ctx, m: Move, direct: bool) -> Verdict {
     if !legal_for_attacker(ctx, m) {
         return Verdict::NoMate;
     }
     let after = After::new(ctx, m);
-    after.judge()
+    let checkers = if direct {
+        after.to_bb()
+    } else {
+        after.our_attackers(ctx.ksq, after.occ)
+    };
+    debug_assert_eq!(checkers, after.our_attackers(ctx.ksq, after.occ), "{m}");
+    after.judge(checkers)
 }
 
 /// Whether the move leaves the attacker's own king safe (the attacker is not in check: its king is
@@ -98,6 +106,16 @@ impl<'c, 'a> After<'c, 'a> {
         a
     }
 
+    /// The king's neighbours the attacker attacks after the move, given `occ`: from the pieces that can
+    /// reach one at all, and from the moved piece.
+    fn danger(&self, occ: Bitboard) -> Bitboard {
+        let ctx = self.ctx;
+        let mut d = attacks(self.kind, ctx.us, self.to, occ);
+        relevant(ctx.pos, ctx.ksq, self.ours_rest)
+            .for_each(|s| d |= attacks(ctx.pos.piece_at(s).kind(), ctx.us, s, occ));
+        d
+    }
+
     /// The kind of the attacker's piece on `sq` after the move.
     fn our_kind(&self, sq: Square) -> PieceKind {
         if sq == self.to {
@@ -107,26 +125,17 @@ impl<'c, 'a> After<'c, 'a> {
         }
     }
 
-    fn judge(&self) -> Verdict {
+    fn judge(&self, checkers: Bitboard) -> Verdict {
         let ctx = self.ctx;
-        let ksq = ctx.ksq;
-        let checkers = self.our_attackers(ksq, self.occ);
         if checkers.is_empty() {
             return Verdict::NoMate;
         }
         // King steps, the capture of an adjacent checker included. The king leaves its square, so the
         // checker's line goes on through it (an x-ray); the moved piece's old square is empty, so a
         // slider behind it may now guard (also an x-ray).
-        let occ_k = self.occ.and_not(Bitboard::from_square(ksq));
-        let steps = ctx.near.and_not(self.theirs);
-        // The destination first: an unguarded contact check is the commonest failure.
-        if steps.contains(self.to) && self.our_attackers(self.to, occ_k).is_empty() {
+        let occ_k = self.occ.and_not(Bitboard::from_square(ctx.ksq));
+        if ctx.near.and_not(self.theirs | self.danger(occ_k)).is_not_empty() {
             return Verdict::NoMate;
-        }
-        for n in steps.and_not(self.to_bb()) {
-            if self.our_attackers(n, occ_k).is_empty() {
-                return Verdict::NoMate;
-            }
         }
         // Against a double check only the king may move.
         if checkers.has_more_than_one() {

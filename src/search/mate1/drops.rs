@@ -135,7 +135,7 @@ pub(super) fn find(f: &mut Finder) -> Option<Move> {
             slots &= slots - 1;
             let to = squares[slot].expect("a slot of the guarded pattern is on the board");
             let m = Move::drop(kind, to, ctx.us);
-            if f.mates(m) {
+            if f.mates(m, true) {
                 return Some(m);
             }
         }
@@ -154,7 +154,7 @@ fn knight_drop(f: &mut Finder, empty: Bitboard) -> Option<Move> {
     let targets = (knight_attacks(ctx.them, ctx.ksq) & empty).and_not(last_two);
     targets.into_iter().find_map(|to| {
         let m = Move::drop(PieceKind::Knight, to, ctx.us);
-        f.mates(m).then_some(m)
+        f.mates(m, true).then_some(m)
     })
 }
 
@@ -189,7 +189,7 @@ fn distant_drop(f: &mut Finder, empty: Bitboard) -> Option<Move> {
             let far = (ray_attacks(d, ctx.ksq, ctx.occ) & empty).and_not(Bitboard::from_square(b1));
             for to in far {
                 let m = Move::drop(kind, to, ctx.us);
-                if f.mates(m) {
+                if f.mates(m, true) {
                     return Some(m);
                 }
             }

@@ -114,6 +114,9 @@ fn try_move(f: &mut Finder, p: Piece, from: Square, to: Square, direct_only: boo
     let ctx = f.ctx;
     let kind = p.kind();
     let occ_from = ctx.occ.and_not(Bitboard::from_square(from));
+    if direct_only && ctx.near.contains(to) && !contact_may_stand(&ctx, from, to) {
+        return None;
+    }
     for promote in [true, false] {
         if !may_move(kind, ctx.us, from, to, promote) {
             continue;
@@ -126,11 +129,43 @@ fn try_move(f: &mut Finder, p: Piece, from: Square, to: Square, direct_only: boo
             continue;
         }
         let m = Move::normal(from, to, promote, p);
-        if f.mates(m) {
+        if f.mates(m, direct_only) {
             return Some(m);
         }
     }
     None
+}
+
+/// Necessary conditions for a single contact check from `to` by a piece coming from `from`:
+/// * the king must not take it: another attacker piece guards `to` (a guard stays one after the move:
+///   its line to `to` cannot run through `from`, which blocked nothing of it), or a slider behind `from`
+///   does once `from` is empty;
+/// * no other defender piece may take it for sure: a taker that is not pinned now stays unpinned unless
+///   `from` lies on its line to the king (only a line through `from` opens; the moved piece stands next
+///   to the king, so it cannot pin), and the check is single, so its capture is legal.
+fn contact_may_stand(ctx: &Ctx, from: Square, to: Square) -> bool {
+    if !ctx.covered_twice.contains(to) && !guarded_through(ctx, from, to) {
+        return false;
+    }
+    if !ctx.their_covered.contains(to) {
+        return true;
+    }
+    let pos = ctx.pos;
+    let king = Bitboard::from_square(ctx.ksq);
+    let takers = pos.attackers_to(ctx.them, to, ctx.occ) & ctx.theirs.and_not(king | ctx.their_pinned);
+    takers
+        .into_iter()
+        .all(|d| line(ctx.ksq, d).contains(from))
+}
+
+/// Whether an attacker slider behind `from` (seen from `to`) attacks `to` once `from` is empty.
+fn guarded_through(ctx: &Ctx, from: Square, to: Square) -> bool {
+    let Some(d) = direction(to, from) else {
+        return false;
+    };
+    let others = ctx.ours.and_not(Bitboard::from_square(from));
+    let hit = ray_attacks(d, to, ctx.occ.and_not(Bitboard::from_square(from))) & others;
+    hit.is_not_empty() && slides_towards(ctx.pos.piece_at(hit.first()).kind(), d, ctx.them)
 }
 
 /// The promotion and dead-piece rules: promote when starting or ending in the zone; a pawn or lance
