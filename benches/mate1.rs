@@ -66,7 +66,7 @@ fn position_sets() -> (Vec<Position>, Vec<Position>) {
             }
         }
     }
-    let mut rng = Rng::new(0x6265_6e63_68);
+    let mut rng = Rng::new(0x0062_656e_6368);
     let mut walks = Vec::new();
     while walks.len() < 50_000 {
         let mut pos = rng.pick(&roots).clone();
@@ -128,7 +128,11 @@ fn disagreement(set: &mut [Position]) {
     for p in set.iter_mut() {
         let new = mate_in_one(p).map(|(m, _)| m);
         let reference = mate_in_one_reference(p, &mut MoveList::new()).0;
-        assert_eq!(new.is_some(), reference.is_some(), "{p:?}: {new:?} vs {reference:?}");
+        assert_eq!(
+            new.is_some(),
+            reference.is_some(),
+            "{p:?}: {new:?} vs {reference:?}"
+        );
     }
 }
 

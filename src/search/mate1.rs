@@ -285,9 +285,6 @@ mod tests {
     #[test]
     fn board_move_preferred_to_drop() {
         // The gold steps from 2c to 1b (guarded by the pawn) as well as G*1b mates.
-        assert_eq!(
-            mate("8k/9/7GP/9/9/9/9/9/9 b G 1").as_deref(),
-            Some("2c1b")
-        );
+        assert_eq!(mate("8k/9/7GP/9/9/9/9/9/9 b G 1").as_deref(), Some("2c1b"));
     }
 }

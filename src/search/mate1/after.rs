@@ -134,7 +134,11 @@ impl<'c, 'a> After<'c, 'a> {
         // checker's line goes on through it (an x-ray); the moved piece's old square is empty, so a
         // slider behind it may now guard (also an x-ray).
         let occ_k = self.occ.and_not(Bitboard::from_square(ctx.ksq));
-        if ctx.near.and_not(self.theirs | self.danger(occ_k)).is_not_empty() {
+        if ctx
+            .near
+            .and_not(self.theirs | self.danger(occ_k))
+            .is_not_empty()
+        {
             return Verdict::NoMate;
         }
         // Against a double check only the king may move.
@@ -238,9 +242,9 @@ impl<'c, 'a> After<'c, 'a> {
             return DropAnswer::None;
         }
         // A pawn drop that checks the attacker's king is illegal if it mates it.
-        let checks_our_king = ctx.our_king.is_some_and(|k| {
-            crate::position::attacks::pawn_attacks(ctx.them, b).contains(k)
-        });
+        let checks_our_king = ctx
+            .our_king
+            .is_some_and(|k| crate::position::attacks::pawn_attacks(ctx.them, b).contains(k));
         if checks_our_king {
             DropAnswer::CheckingPawn
         } else {

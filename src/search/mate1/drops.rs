@@ -44,10 +44,7 @@ fn slot_square(ksq: Square, us: Color, slot: usize) -> Option<Square> {
         Color::Black => (df, dr),
         Color::White => (-df, -dr),
     };
-    Square::new(
-        (ksq.file() as i8 + df) as u8,
-        (ksq.rank() as i8 + dr) as u8,
-    )
+    Square::new((ksq.file() as i8 + df) as u8, (ksq.rank() as i8 + dr) as u8)
 }
 
 /// The neighbour squares of `ksq` by slot, for each attacker colour.

@@ -4,8 +4,8 @@
 
 use super::{Ctx, Finder, slides_towards};
 use crate::position::attacks::{
-    attacks, bishop_pseudo, direction, king_attacks, knight_attacks, lance_pseudo, line, piece_attacks_square,
-    ray_attacks, rook_pseudo,
+    attacks, bishop_pseudo, direction, king_attacks, king_zone_rook, king_zone_steps,
+    knight_attacks, lance_pseudo, line, piece_attacks_square, ray_attacks, rook_pseudo,
 };
 use crate::position::{Bitboard, Color, Move, Piece, PieceKind, Square};
 
@@ -15,7 +15,7 @@ pub(super) fn find(f: &mut Finder) -> Option<Move> {
     let targets = Targets::new(&ctx);
     let king = ctx.our_king.map_or(Bitboard::EMPTY, Bitboard::from_square);
     // Discoverers are handled apart (every move of theirs may check); the king checks only that way.
-    for from in ctx.ours.and_not(ctx.discoverers | king) {
+    for from in movers(&ctx, &targets).and_not(ctx.discoverers | king) {
         let p = ctx.pos.piece_at(from);
         let want = targets.of(p.kind()).and_not(ctx.ours);
         if (pseudo_reach(p.kind(), ctx.us, from) & want).is_empty() {
@@ -41,6 +41,22 @@ pub(super) fn find(f: &mut Finder) -> Option<Move> {
         }
     }
     None
+}
+
+/// The attacker's pieces that could reach a target: step pieces close to the king (`king_zone_steps`
+/// holds every square from which a step reaches a neighbour), knights a jump away from a target, lances
+/// on the files through the neighbours, and every rook and bishop (few, and they come from anywhere).
+fn movers(ctx: &Ctx, targets: &Targets) -> Bitboard {
+    let pos = ctx.pos;
+    let knights = pos.pieces_of(ctx.us, PieceKind::Knight);
+    let mut origins = Bitboard::EMPTY;
+    if knights.is_not_empty() {
+        (targets.near | targets.knight).for_each(|t| origins |= knight_attacks(ctx.them, t));
+    }
+    let sliders = pos.rook_like()
+        | pos.bishop_like()
+        | (pos.kind_bb(PieceKind::Lance) & king_zone_rook(ctx.ksq));
+    ctx.ours & ((king_zone_steps(ctx.ksq) | sliders) | (knights & origins))
 }
 
 /// Where a piece pinned to the attacker's king may go (its pin line); everywhere for the others.
@@ -102,7 +118,9 @@ impl Targets {
         match kind {
             PieceKind::Knight => self.near | self.knight,
             PieceKind::Bishop | PieceKind::Horse => self.near | self.far_diagonal,
-            PieceKind::Rook | PieceKind::Dragon | PieceKind::Lance => self.near | self.far_orthogonal,
+            PieceKind::Rook | PieceKind::Dragon | PieceKind::Lance => {
+                self.near | self.far_orthogonal
+            }
             _ => self.near,
         }
     }
@@ -152,10 +170,9 @@ fn contact_may_stand(ctx: &Ctx, from: Square, to: Square) -> bool {
     }
     let pos = ctx.pos;
     let king = Bitboard::from_square(ctx.ksq);
-    let takers = pos.attackers_to(ctx.them, to, ctx.occ) & ctx.theirs.and_not(king | ctx.their_pinned);
-    takers
-        .into_iter()
-        .all(|d| line(ctx.ksq, d).contains(from))
+    let takers =
+        pos.attackers_to(ctx.them, to, ctx.occ) & ctx.theirs.and_not(king | ctx.their_pinned);
+    takers.into_iter().all(|d| line(ctx.ksq, d).contains(from))
 }
 
 /// Whether an attacker slider behind `from` (seen from `to`) attacks `to` once `from` is empty.
@@ -192,13 +209,14 @@ fn may_move(kind: PieceKind, us: Color, from: Square, to: Square, promote: bool)
 fn covers_escapes(ctx: &Ctx, from: Square, to: Square, after: PieceKind) -> bool {
     let (from_bb, to_bb) = (Bitboard::from_square(from), Bitboard::from_square(to));
     let occ = (ctx.occ.and_not(from_bb) | to_bb).and_not(Bitboard::from_square(ctx.ksq));
-    let left = ctx
-        .escapes
-        .and_not(to_bb | attacks(after, ctx.us, to, occ));
+    let left = ctx.escapes.and_not(to_bb | attacks(after, ctx.us, to, occ));
     if left.is_empty() {
         return true;
     }
-    if left.and_not(rook_pseudo(from) | bishop_pseudo(from)).is_not_empty() {
+    if left
+        .and_not(rook_pseudo(from) | bishop_pseudo(from))
+        .is_not_empty()
+    {
         return false;
     }
     let others = ctx.ours.and_not(from_bb);
