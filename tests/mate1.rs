@@ -277,31 +277,39 @@ impl Sketch {
     }
 
     fn board(&self) -> String {
-        let ranks: Vec<String> = self
-            .cells
-            .iter()
-            .map(|row| {
-                let mut s = String::new();
-                let mut gap = 0;
-                for cell in row {
-                    match cell {
-                        None => gap += 1,
-                        Some(t) => {
-                            if gap > 0 {
-                                s.push_str(&gap.to_string());
-                                gap = 0;
-                            }
-                            s.push_str(t);
-                        }
-                    }
-                }
+        let ranks: Vec<String> = self.cells.iter().map(|row| rank_text(row)).collect();
+        ranks.join("/")
+    }
+}
+
+/// One SFEN rank from its squares, file 9 first (`None`: empty).
+fn rank_text(row: &[Option<String>]) -> String {
+    let mut s = String::new();
+    let mut gap = 0;
+    for cell in row {
+        match cell {
+            None => gap += 1,
+            Some(t) => {
                 if gap > 0 {
                     s.push_str(&gap.to_string());
+                    gap = 0;
                 }
-                s
-            })
-            .collect();
-        ranks.join("/")
+                s.push_str(t);
+            }
+        }
+    }
+    if gap > 0 {
+        s.push_str(&gap.to_string());
+    }
+    s
+}
+
+/// The same letter for the other colour.
+fn swap_case(c: char) -> char {
+    if c.is_ascii_uppercase() {
+        c.to_ascii_lowercase()
+    } else {
+        c.to_ascii_uppercase()
     }
 }
 
@@ -494,22 +502,21 @@ fn random_positions_more() {
 /// sides, the other side to move.
 fn flip(sfen: &str) -> String {
     let parts: Vec<&str> = sfen.split_whitespace().collect();
-    let mut cells: Vec<Vec<String>> = Vec::new();
+    let mut cells: Vec<Vec<Option<String>>> = Vec::new();
     for rank in parts[0].split('/') {
         let mut row = Vec::new();
         let mut plus = false;
         for c in rank.chars() {
             if let Some(n) = c.to_digit(10) {
-                row.extend((0..n).map(|_| String::new()));
+                row.extend((0..n).map(|_| None));
             } else if c == '+' {
                 plus = true;
             } else {
-                let swapped = if c.is_ascii_uppercase() {
-                    c.to_ascii_lowercase()
-                } else {
-                    c.to_ascii_uppercase()
-                };
-                row.push(format!("{}{swapped}", if plus { "+" } else { "" }));
+                row.push(Some(format!(
+                    "{}{}",
+                    if plus { "+" } else { "" },
+                    swap_case(c)
+                )));
                 plus = false;
             }
         }
@@ -519,28 +526,7 @@ fn flip(sfen: &str) -> String {
     for row in &mut cells {
         row.reverse();
     }
-    let board: Vec<String> = cells
-        .iter()
-        .map(|row| {
-            let mut s = String::new();
-            let mut gap = 0;
-            for t in row {
-                if t.is_empty() {
-                    gap += 1;
-                } else {
-                    if gap > 0 {
-                        s.push_str(&gap.to_string());
-                        gap = 0;
-                    }
-                    s.push_str(t);
-                }
-            }
-            if gap > 0 {
-                s.push_str(&gap.to_string());
-            }
-            s
-        })
-        .collect();
+    let board: Vec<String> = cells.iter().map(|row| rank_text(row)).collect();
     let hands: String = if parts[2] == "-" {
         "-".to_string()
     } else {
@@ -551,12 +537,7 @@ fn flip(sfen: &str) -> String {
             if c.is_ascii_digit() {
                 count.push(c);
             } else {
-                let swapped = if c.is_ascii_uppercase() {
-                    c.to_ascii_lowercase()
-                } else {
-                    c.to_ascii_uppercase()
-                };
-                items.push((std::mem::take(&mut count), swapped));
+                items.push((std::mem::take(&mut count), swap_case(c)));
             }
         }
         items.sort_by_key(|(_, c)| c.is_ascii_lowercase());
