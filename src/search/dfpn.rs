@@ -239,8 +239,7 @@ impl<'a> Dfpn<'a> {
     /// At a new OR node: mate in one, found without generating the checks, proves it at once.
     fn try_mate1(&mut self) -> Option<NodeResult> {
         self.mate1_probes += 1;
-        let (m, proof) =
-            mate1::mate_in_one_with_proof(&mut self.pos, self.attacker, &mut self.buf[1])?;
+        let (m, proof) = mate1::mate_in_one(&mut self.pos)?;
         let key = self.tt_key();
         self.tt
             .store(key, &Record::proof(proof, 1, m.to_u16(), true));

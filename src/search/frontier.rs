@@ -9,9 +9,9 @@
 //! Together the 1-ply look-ahead of an OR node and the mate-1 probe of its grandchildren make the
 //! 3-ply frontier of the paper.
 
-use super::hands::{and_proof_extra, before_proof};
+use super::hands::and_proof_extra;
 use super::mate1;
-use crate::position::movegen::{MoveList, generate_evasions};
+use crate::position::movegen::{MoveList, generate_checks, generate_evasions};
 use crate::position::{Bitboard, Color, Hand, Move, PieceKind, Position, attacks};
 
 /// What a look at a new AND node (defender to move, in check) found.
@@ -63,15 +63,14 @@ pub enum OrLook {
 }
 
 /// Looks at a new OR node: mate in one (returned with its proof hand) or the number of checks, and
-/// how many moves it played (for the node count).
+/// how many moves it played (for the node count: the mate-1 test plays none; a mate is played once for
+/// its proof hand).
 pub fn look_or(pos: &mut Position, attacker: Color, checks: &mut MoveList) -> (OrLook, u64) {
-    match mate1::mate_in_one(pos, checks) {
-        (Some(m), tried) => {
-            pos.do_move(m);
-            let proof = and_proof_extra(pos, attacker);
-            pos.undo_move(m);
-            (OrLook::Mate(m, before_proof(pos, m, proof)), tried)
-        }
-        (None, tried) => (OrLook::Checks(checks.len()), tried),
+    debug_assert_eq!(attacker, pos.side_to_move());
+    if let Some((m, proof)) = mate1::mate_in_one(pos) {
+        return (OrLook::Mate(m, proof), 1);
     }
+    checks.clear();
+    generate_checks(pos, checks);
+    (OrLook::Checks(checks.len()), 0)
 }
