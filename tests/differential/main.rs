@@ -1,0 +1,143 @@
+//! Differential tests: the df-pn solver against an independent brute force on random small positions.
+//!
+//! * `brute`: the oracle, a memoised exhaustive minimax (`BruteForce`), and its own tests on positions
+//!   whose answers are known without it.
+//! * `generate`: seeded random positions in both conventions (tsume: no attacker king, the defender
+//!   holds the rest; game: both kings, hands as written) and pairs of positions on one board.
+//! * `sweep`: every answer of the solver on random positions against the brute force, mate lengths
+//!   included.
+//! * `reuse`: one solver, one table, two positions on the same board: the second answer must not
+//!   change because of what the first left in the table.
+//!
+//! Everything is seeded, so a failure reproduces; its message names the SFEN, the solver's answer and
+//! the brute force's.
+//!
+//! Run times measured on the shared two-core machine, `cargo test --release --test differential`
+//! (the default tests; the `#[ignore]`d ones with `-- --ignored`, or one by name with
+//! `-- --ignored --exact <name>`): see each module.
+
+#[path = "../common/mod.rs"]
+mod common;
+
+mod brute;
+mod generate;
+mod reuse;
+mod sweep;
+
+use brute::Truth;
+use kanju::position::{Move, Position};
+use kanju::search::{
+    MateOutcome, SEARCH_STACK_BYTES, SearchLimits, SolveResult, Solver, verify_mate_line,
+};
+use std::fmt;
+use std::sync::atomic::AtomicBool;
+use std::time::Duration;
+
+/// The solver's outcome, printed as USI moves.
+struct Answer<'a>(&'a MateOutcome);
+
+impl fmt::Display for Answer<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.0 {
+            MateOutcome::Mate(line) => write!(f, "mate in {}: {}", line.len(), usi(line)),
+            other => write!(f, "{other:?}"),
+        }
+    }
+}
+
+fn usi(line: &[Move]) -> String {
+    line.iter()
+        .map(|m| m.to_usi())
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// Solver limits: a node limit keeps hard positions from dominating the run (they end as `Timeout`,
+/// not a failure); the time limit is only a backstop on a loaded machine.
+fn limits(nodes: u64) -> SearchLimits {
+    SearchLimits {
+        nodes: Some(nodes),
+        time: Some(Duration::from_secs(5)),
+        ..SearchLimits::default()
+    }
+}
+
+/// The one place the tests call `Solver::solve`.
+fn solve(solver: &mut Solver, pos: &Position, limits: &SearchLimits) -> SolveResult {
+    solver.solve(pos, limits, &AtomicBool::new(false), &mut |_| {})
+}
+
+fn position(text: &str) -> Position {
+    Position::from_sfen(text).unwrap_or_else(|e| panic!("{text}: {e}"))
+}
+
+/// How strictly a mate line is judged against the brute force's minimax length.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Lengths {
+    /// Any length the line has (it is verified, so a line of at most n plies where the brute force
+    /// finds no mate within n is still a failure).
+    Any,
+    /// Not shorter than the minimax length (what holds today: the line is a mate, not always the
+    /// longest defence).
+    NotShorter,
+    /// Exactly the minimax length (once the PV is the minimax one, issue 6).
+    Exact,
+}
+
+/// What is wrong with the solver's `outcome` for `root`, given the brute force's `truth`, if anything.
+/// These are failures:
+/// * the solver says no mate, the brute force finds one;
+/// * the solver's mating line fails `verify_mate_line`;
+/// * with `Lengths::NotShorter`, the line is shorter than the brute force's minimax length (so the
+///   defence in it is not the longest, or the brute force is wrong); with `Lengths::Exact`, not equal
+///   to it;
+/// * the solver claims a mate of at most n plies and the brute force finds none within n;
+/// * the solver claims a mate and the brute force proves there is none at all.
+fn judge(root: &Position, outcome: &MateOutcome, truth: Truth, lengths: Lengths) -> Option<String> {
+    let MateOutcome::Mate(line) = outcome else {
+        return match (outcome, truth) {
+            (MateOutcome::NoMate, Truth::Mate(n)) => Some(format!("no mate, but mate in {n}")),
+            _ => None,
+        };
+    };
+    if !verify_mate_line(root, line) {
+        return Some("the mating line fails verify_mate_line".into());
+    }
+    let len = line.len() as u32;
+    match truth {
+        Truth::Mate(n) if len < n && lengths != Lengths::Any => {
+            Some(format!("line shorter than the minimax {n}"))
+        }
+        Truth::Mate(n) if len > n && lengths == Lengths::Exact => {
+            Some(format!("line longer than the minimax {n}"))
+        }
+        Truth::NoMateWithin(n) if len <= n => Some(format!("but no mate within {n}")),
+        Truth::NoMate => Some("but there is no mate at all".into()),
+        _ => None,
+    }
+}
+
+/// One failure message: the position, what the solver said, what the brute force found, and why.
+fn failure(sfen: &str, outcome: &MateOutcome, truth: Truth, why: &str) -> String {
+    format!(
+        "{sfen}\n    solver: {}\n    brute force: {truth:?}\n    {why}",
+        Answer(outcome)
+    )
+}
+
+/// Runs `f` on a thread with the stack the solver needs (it recurses once per ply) and passes its
+/// panic on.
+fn on_big_stack(f: impl FnOnce() + Send + 'static) {
+    let handle = std::thread::Builder::new()
+        .stack_size(SEARCH_STACK_BYTES)
+        .spawn(f)
+        .expect("cannot start a test thread");
+    if let Err(panic) = handle.join() {
+        std::panic::resume_unwind(panic);
+    }
+}
+
+/// `part / whole` in per cent, for shares in messages and asserts.
+fn percent(part: u32, whole: u32) -> f64 {
+    100.0 * f64::from(part) / f64::from(whole.max(1))
+}
