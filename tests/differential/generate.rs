@@ -31,6 +31,8 @@ const WHITE_PIECES: [&str; 13] = [
     "p", "l", "n", "s", "g", "b", "r", "+p", "+l", "+n", "+s", "+b", "+r",
 ];
 
+const BLACK_SLIDERS: [&str; 5] = ["R", "B", "L", "+R", "+B"];
+
 /// The kinds a hand holds, in SFEN order, and how many of each a full set has.
 pub const HAND_LETTERS: [char; 7] = ['R', 'B', 'G', 'S', 'N', 'L', 'P'];
 const SET: Hand = [2, 2, 4, 4, 4, 4, 18];
@@ -67,6 +69,40 @@ impl Sketch {
         for _ in 0..rng.below(4) {
             let sq = s.near_king(rng);
             s.put(sq, WHITE_PIECES[rng.below(WHITE_PIECES.len())]);
+        }
+        s
+    }
+
+    /// A White king in the top three ranks, most of its neighbours taken by its own pieces, one or two
+    /// Black sliders anywhere (to check down a line the walls leave open), up to two Black pieces near
+    /// the king, and half of the time a Black pawn on the king's file (no Black pawn drop there). The
+    /// shape where the defender's only answer is often a drop, and what follows it does not depend on
+    /// how many of that kind the attacker holds.
+    pub fn walled(rng: &mut Rng) -> Sketch {
+        let king = (rng.below(3), rng.below(9));
+        let mut s = Sketch {
+            cells: [[None; 9]; 9],
+            king,
+        };
+        s.cells[king.0][king.1] = Some("k");
+        for dr in -1..=1_i32 {
+            for dc in -1..=1_i32 {
+                let (r, c) = (king.0 as i32 + dr, king.1 as i32 + dc);
+                if (0..9).contains(&r) && (0..9).contains(&c) && rng.chance(2, 3) {
+                    s.put((r as usize, c as usize), WHITE_PIECES[rng.below(13)]);
+                }
+            }
+        }
+        for _ in 0..1 + rng.below(2) {
+            let sq = (rng.below(9), rng.below(9));
+            s.put(sq, BLACK_SLIDERS[rng.below(BLACK_SLIDERS.len())]);
+        }
+        for _ in 0..rng.below(3) {
+            let sq = s.near_king(rng);
+            s.put(sq, BLACK_PIECES[rng.below(BLACK_PIECES.len())]);
+        }
+        if rng.chance(1, 2) {
+            s.put((rng.below(9), king.1), "P");
         }
         s
     }
@@ -335,11 +371,17 @@ pub fn salted_pair(rng: &mut Rng) -> Pair {
 /// split is built around one kind the defender holds exactly one of in one position and none of in
 /// the other (a refutation by dropping it exists only in the first); otherwise one piece (tsume) or one
 /// or two (game) change hands at random. Half are tsume problems, half game positions; about one in
-/// three is turned round so that White attacks.
+/// three is turned round so that White attacks. Half of the game positions have a walled king
+/// (`Sketch::walled`).
 pub fn split_pair(rng: &mut Rng) -> Pair {
     loop {
-        let mut sketch = Sketch::random(rng);
         let tsume = rng.chance(1, 2);
+        // Half of the game positions have the walled king (`Sketch::walled`).
+        let mut sketch = if !tsume && rng.chance(1, 2) {
+            Sketch::walled(rng)
+        } else {
+            Sketch::random(rng)
+        };
         if !tsume && !sketch.add_black_king(rng) {
             continue;
         }
@@ -407,15 +449,22 @@ fn tsume_split(rng: &mut Rng, on_board: &Hand, lone: bool) -> Option<Split> {
     (fits(&a) && fits(&b)).then_some(([a, [0; 7]], [b, [0; 7]], piece))
 }
 
-/// Game split: both hands written. With `lone`, a kind k White does not hold is picked; Black holds at
-/// least one k, and in the second position one of them is White's instead.
+/// Game split: both hands written. With `lone`, a kind k White does not hold is picked (a pawn half of
+/// the time); Black holds at least one k, and in the second position one of them is White's instead.
 fn game_split(rng: &mut Rng, on_board: &Hand, lone: bool) -> Option<Split> {
     let black = random_hand(rng, 3);
-    let white = random_hand(rng, 2);
+    // Around a lone piece, White often holds nothing else: no other drop can stand in for it.
+    let white = if lone && rng.chance(1, 2) {
+        [0; 7]
+    } else {
+        random_hand(rng, 2)
+    };
     let (mut a, mut b) = ([black, white], [black, white]);
     let mut piece = None;
     if lone {
-        let k = rng.below(7);
+        // A pawn half of the time: its one checking square is often taken (or barred by a pawn on
+        // the file), so a disproof that never needed the attacker's pawn count is a common shape.
+        let k = if rng.chance(1, 2) { 6 } else { rng.below(7) };
         if white[k] > 0 {
             return None;
         }

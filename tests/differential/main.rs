@@ -71,50 +71,113 @@ fn position(text: &str) -> Position {
     Position::from_sfen(text).unwrap_or_else(|e| panic!("{text}: {e}"))
 }
 
-/// How strictly a mate line is judged against the brute force's minimax length.
+/// How strictly a mate line's length is judged against the brute force's minimax length.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Lengths {
-    /// Any length the line has (it is verified, so a line of at most n plies where the brute force
-    /// finds no mate within n is still a failure).
+    /// Soundness only: mate against no mate, the line verified (what holds today).
     Any,
-    /// Not shorter than the minimax length (what holds today: the line is a mate, not always the
-    /// longest defence).
+    /// Also: never shorter than the minimax length (the defence in the line is the longest one).
     NotShorter,
-    /// Exactly the minimax length (once the PV is the minimax one, issue 6).
+    /// Also: exactly the minimax length (once the PV is the minimax one, issue 6).
     Exact,
 }
 
-/// What is wrong with the solver's `outcome` for `root`, given the brute force's `truth`, if anything.
-/// These are failures:
-/// * the solver says no mate, the brute force finds one;
-/// * the solver's mating line fails `verify_mate_line`;
-/// * with `Lengths::NotShorter`, the line is shorter than the brute force's minimax length (so the
-///   defence in it is not the longest, or the brute force is wrong); with `Lengths::Exact`, not equal
-///   to it;
-/// * the solver claims a mate of at most n plies and the brute force finds none within n;
-/// * the solver claims a mate and the brute force proves there is none at all.
-fn judge(root: &Position, outcome: &MateOutcome, truth: Truth, lengths: Lengths) -> Option<String> {
+/// What is wrong with an answer.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Fault {
+    /// A wrong answer: no mate where there is one, a mate where there is none, a line that does not
+    /// verify.
+    Unsound(String),
+    /// A real mate, but the line is shorter than the minimax length: the defender gives up early.
+    Shorter(String),
+    /// A real mate, but the line is longer than the minimax length: the attacker dawdles.
+    Longer(String),
+    /// A verified line no longer than the depth within which the brute force finds no mate, and no
+    /// deeper search decides: a line shorter than a minimax length beyond reach, or a wrong mate whose
+    /// line hides the refutation. Neither can be told apart from the other here.
+    Unconfirmed(String),
+}
+
+impl Lengths {
+    /// Whether `fault` fails a test judged this strictly.
+    fn fails(self, fault: &Fault) -> bool {
+        match fault {
+            Fault::Unsound(_) => true,
+            Fault::Shorter(_) | Fault::Unconfirmed(_) => self != Lengths::Any,
+            Fault::Longer(_) => self == Lengths::Exact,
+        }
+    }
+}
+
+impl Fault {
+    fn why(&self) -> &str {
+        let (Fault::Unsound(why)
+        | Fault::Shorter(why)
+        | Fault::Longer(why)
+        | Fault::Unconfirmed(why)) = self;
+        why
+    }
+}
+
+/// How deep the brute force looks again when the solver's line is no longer than the depth it found no
+/// mate within (see `fault`), and its node budget there.
+const DEEPER: u32 = 15;
+const DEEPER_BUDGET: u64 = 20_000_000;
+
+/// What is wrong with the solver's `outcome` for `root`, given the brute force's `truth`, if anything:
+/// * unsound: the solver says no mate and the brute force finds one; the mating line fails
+///   `verify_mate_line`; the solver claims a mate and the brute force proves there is none at all;
+/// * a length fault: a line shorter or longer than the brute force's `Mate(n)`.
+///
+/// A verified line of `len` plies where the brute force finds no mate within `n >= len` is either
+/// unsound (no mate: the defender has a refutation the line does not show) or a line shorter than a
+/// minimax length beyond `n`. The brute force searches again to `DEEPER` plies to tell which: a mate
+/// makes it `Shorter`, a proof of no mate `Unsound`, anything else `Unconfirmed`.
+fn fault(root: &Position, outcome: &MateOutcome, truth: Truth) -> Option<Fault> {
     let MateOutcome::Mate(line) = outcome else {
         return match (outcome, truth) {
-            (MateOutcome::NoMate, Truth::Mate(n)) => Some(format!("no mate, but mate in {n}")),
+            (MateOutcome::NoMate, Truth::Mate(n)) => {
+                Some(Fault::Unsound(format!("no mate, but mate in {n}")))
+            }
             _ => None,
         };
     };
     if !verify_mate_line(root, line) {
-        return Some("the mating line fails verify_mate_line".into());
+        return Some(Fault::Unsound(
+            "the mating line fails verify_mate_line".into(),
+        ));
     }
     let len = line.len() as u32;
     match truth {
-        Truth::Mate(n) if len < n && lengths != Lengths::Any => {
-            Some(format!("line shorter than the minimax {n}"))
+        Truth::Mate(n) if len < n => {
+            Some(Fault::Shorter(format!("line shorter than the minimax {n}")))
         }
-        Truth::Mate(n) if len > n && lengths == Lengths::Exact => {
-            Some(format!("line longer than the minimax {n}"))
+        Truth::Mate(n) if len > n => {
+            Some(Fault::Longer(format!("line longer than the minimax {n}")))
         }
-        Truth::NoMateWithin(n) if len <= n => Some(format!("but no mate within {n}")),
-        Truth::NoMate => Some("but there is no mate at all".into()),
+        Truth::NoMateWithin(n) if len <= n => {
+            match brute::BruteForce::solve(root, DEEPER, DEEPER_BUDGET) {
+                Truth::Mate(m) => Some(Fault::Shorter(format!(
+                    "line shorter than the minimax {m} (found at depth {DEEPER})"
+                ))),
+                Truth::NoMate => Some(Fault::Unsound(format!(
+                    "but no mate within {n}, and none at all (depth {DEEPER})"
+                ))),
+                deeper => Some(Fault::Unconfirmed(format!(
+                    "no mate within {n}; to {DEEPER} plies: {deeper:?}"
+                ))),
+            }
+        }
+        Truth::NoMate => Some(Fault::Unsound("but there is no mate at all".into())),
         _ => None,
     }
+}
+
+/// `fault`, reported only if it fails a test judged with `lengths`.
+fn judge(root: &Position, outcome: &MateOutcome, truth: Truth, lengths: Lengths) -> Option<String> {
+    fault(root, outcome, truth)
+        .filter(|f| lengths.fails(f))
+        .map(|f| f.why().to_string())
 }
 
 /// One failure message: the position, what the solver said, what the brute force found, and why.

@@ -19,7 +19,9 @@
 use crate::brute::{BRUTE_BUDGET, BruteForce, Truth};
 use crate::common::Rng;
 use crate::generate::{Pair, PairKind, salted_pair, split_pair, swap_colours};
-use crate::{Answer, Lengths, failure, judge, limits, on_big_stack, percent, position, solve};
+use crate::{
+    Answer, Fault, Lengths, failure, fault, judge, limits, on_big_stack, percent, position, solve,
+};
 use kanju::search::{MateOutcome, SearchLimits, Solver};
 use std::collections::BTreeMap;
 use std::time::Instant;
@@ -270,8 +272,8 @@ struct KindTally {
     both_decided: u32,
     /// Of those, the reused solve took fewer nodes than the fresh one.
     fewer_nodes: u32,
-    /// Reused mate lines shorter than the brute force's minimax length (not a failure here: lengths
-    /// are the sweeps' business; see `reused_table_short_line`).
+    /// Reused mate lines shorter than the minimax length, or unconfirmed (`Fault::Shorter`,
+    /// `Fault::Unconfirmed`; not failures here, as in the sweeps: see `reused_table_short_line`).
     short_lines: u32,
     /// Second solves of pairs built around a lone defender piece.
     lone_piece: u32,
@@ -288,9 +290,12 @@ impl KindTally {
             (MateOutcome::NoMate, Truth::NoMate | Truth::NoMateWithin(_)) => self.no_mates += 1,
             _ => {}
         }
-        if let (MateOutcome::Mate(line), Truth::Mate(n)) = (&r.reused, r.truth) {
-            self.short_lines += u32::from((line.len() as u32) < n);
-        }
+        let root = position(&r.sfen);
+        let fault = fault(&root, &r.reused, r.truth);
+        self.short_lines += u32::from(matches!(
+            fault,
+            Some(Fault::Shorter(_) | Fault::Unconfirmed(_))
+        ));
         if decided(&r.reused) && decided(&r.fresh) {
             self.both_decided += 1;
             self.fewer_nodes += u32::from(r.reused_nodes < r.fresh_nodes);
