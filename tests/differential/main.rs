@@ -73,6 +73,19 @@ fn solve(solver: &mut Solver, pos: &Position, limits: &SearchLimits) -> SolveRes
         .expect("a valid mate problem")
 }
 
+/// Search configurations the deterministic cases run under (see `SearchConfig::apply`): the default,
+/// plain df-pn, and the one-ply look-ahead without mate in one at new OR nodes.
+const CONFIGS: [&str; 3] = ["default", "plain", "init=look,mate1=off"];
+
+/// A solver with a table of `mb` MiB and the configuration `spec`.
+fn solver_with(mb: usize, spec: &str) -> Solver {
+    let mut config = kanju::search::SearchConfig::default();
+    config.apply(spec).expect("a valid configuration");
+    let mut solver = Solver::new(mb);
+    solver.set_config(config);
+    solver
+}
+
 fn position(text: &str) -> Position {
     Position::from_sfen(text).unwrap_or_else(|e| panic!("{text}: {e}"))
 }
