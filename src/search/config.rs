@@ -26,9 +26,11 @@ pub struct SearchConfig {
     pub eps_den: u32,
     /// df-pn+ edge cost on the minimised side of every unsolved child, in units of `UNIT`/16.
     pub edge_cost: u32,
-    /// Sequential chains: defender drop interpositions are tried one after the other (nearest square,
-    /// cheapest piece first), and a non-promotion only after its promotion is refuted.
+    /// Sequential chains of defender drop interpositions: tried one after the other (nearest square,
+    /// cheapest piece first).
     pub chains: bool,
+    /// A defender's non-promotion is tried only after the promotion of the same move is proven.
+    pub promo_chains: bool,
     /// Mate in one at every new OR node before generating its checks.
     pub mate1: bool,
     /// A 3-ply search (check, every evasion, mate in one) at every new OR node where mate in one fails.
@@ -47,6 +49,7 @@ impl Default for SearchConfig {
             eps_den: 4,
             edge_cost: 2,
             chains: true,
+            promo_chains: true,
             mate1: true,
             mate3: false,
             init: Init::Unit,
@@ -64,6 +67,7 @@ impl SearchConfig {
             eps_den: 0,
             edge_cost: 0,
             chains: false,
+            promo_chains: false,
             mate1: false,
             mate3: false,
             init: Init::Unit,
@@ -113,6 +117,7 @@ impl SearchConfig {
                 "eps" => self.eps_den = number()?,
                 "edge" => self.edge_cost = number()?,
                 "chains" => self.chains = flag()?,
+                "promochains" => self.promo_chains = flag()?,
                 "mate1" => self.mate1 = flag()?,
                 "mate3" => self.mate3 = flag()?,
                 "init" => {
@@ -136,7 +141,7 @@ impl fmt::Display for SearchConfig {
         let on = |b: bool| if b { "on" } else { "off" };
         write!(
             f,
-            "agg={},eps={},edge={},chains={},mate1={},mate3={},init={},distance={},maxply={}",
+            "agg={},eps={},edge={},chains={},promochains={},mate1={},mate3={},init={},distance={},maxply={}",
             match self.aggregation {
                 Aggregation::Sum => "sum",
                 Aggregation::Weak => "weak",
@@ -144,6 +149,7 @@ impl fmt::Display for SearchConfig {
             self.eps_den,
             self.edge_cost,
             on(self.chains),
+            on(self.promo_chains),
             on(self.mate1),
             on(self.mate3),
             match self.init {

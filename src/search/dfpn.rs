@@ -318,6 +318,21 @@ impl<'a> Dfpn<'a> {
             if lo == 0 || hi == 0 || lo >= th_lo || hi >= th_hi || self.aborted {
                 break;
             }
+            if ply <= 1 && std::env::var_os("KANJU_TRACE").is_some() {
+                let mut v: Vec<_> = (base..end)
+                    .filter(|&i| self.children[i].active)
+                    .map(|i| {
+                        let c = &self.children[i];
+                        format!("{}:{}/{}", c.mv, c.pn, c.dn)
+                    })
+                    .collect();
+                v.truncate(12);
+                eprintln!(
+                    "ply {ply} nodes {} pn {pn} dn {dn} th {thpn}/{thdn} {}",
+                    self.nodes,
+                    v.join(" ")
+                );
+            }
             let c = self.children[best];
             let (cl, ch) = if or_node { (c.pn, c.dn) } else { (c.dn, c.pn) };
             debug_assert!(cl != 0 && ch != 0);

@@ -16,7 +16,9 @@
 //! chains change the order of the search and its numbers, never its answer.
 //! * AND nodes: all drop interpositions form one chain, nearest square first and, on each square,
 //!   the cheapest piece first; a defender's non-promotion waits for the promotion of the same move.
-//! * OR nodes: a non-promotion waits for the promotion of the same move.
+//! * Not at OR nodes: there a non-promotion is often the key move (a knight or silver that must not
+//!   promote, a bishop avoiding pawn-drop mate) while its promotion stays undecided for long; chaining it
+//!   behind the promotion hid the solution of Zukou #24 for millions of nodes.
 
 use super::config::Init;
 use super::dfpn::Dfpn;
@@ -134,8 +136,11 @@ impl Dfpn<'_> {
             });
         }
         let end = self.children.len();
-        if self.config.chains {
-            self.link_chains(or_node, base, end, gap);
+        if self.config.promo_chains && !or_node {
+            self.link_promotions(base, end);
+        }
+        if self.config.chains && !or_node && gap.is_not_empty() {
+            self.link_drops(base, end);
         }
         for i in base..end {
             if self.children[i].active {
@@ -151,9 +156,8 @@ impl Dfpn<'_> {
         end - base
     }
 
-    /// Links the chains among the children `base..end` (see the module docs): every member but the
-    /// head is made inactive.
-    fn link_chains(&mut self, or_node: bool, base: usize, end: usize, gap: Bitboard) {
+    /// Links each non-promotion among the children `base..end` behind the promotion of the same move.
+    fn link_promotions(&mut self, base: usize, end: usize) {
         // Promotion / non-promotion pairs: the generators emit one piece's moves together (its
         // promotions, then its non-promotions), so a pair lies within a run of moves from one square.
         let mut i = base;
@@ -185,10 +189,11 @@ impl Dfpn<'_> {
             }
             i = j;
         }
-        if or_node || gap.is_empty() {
-            return;
-        }
-        // Drop interpositions: one chain, nearest square to the king first, cheapest piece first.
+    }
+
+    /// Links the drop interpositions among the children `base..end` into one chain, nearest square to
+    /// the king first, cheapest piece first.
+    fn link_drops(&mut self, base: usize, end: usize) {
         let Some(ksq) = self.pos.king_square(self.attacker.flip()) else {
             return;
         };

@@ -30,8 +30,8 @@ use crate::brute::{BRUTE_BUDGET, BruteForce, Truth};
 use crate::common::Rng;
 use crate::generate::{Pair, PairKind, salted_pair, split_pair, swap_colours};
 use crate::{
-    Answer, CONFIGS, Fault, Lengths, failure, fault, judge, limits, on_big_stack, percent, position,
-    solve, solver_with,
+    Answer, CONFIGS, Fault, Lengths, failure, fault, judge, limits, on_big_stack, percent,
+    position, solve, solver_with,
 };
 use kanju::search::{MateOutcome, SearchLimits, Solver};
 use std::collections::BTreeMap;
