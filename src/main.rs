@@ -34,6 +34,9 @@ enum Command {
         /// Time limit per problem in milliseconds; 0 = none.
         #[arg(long, default_value_t = 60_000)]
         time_ms: u64,
+        /// Node limit per problem (answers `timeout` when reached); the same on every machine.
+        #[arg(long)]
+        nodes: Option<u64>,
         /// Transposition table size in MiB, per job.
         #[arg(long, default_value_t = HASH_DEFAULT_MB, value_parser = parse_hash_mb)]
         hash_mb: usize,
@@ -112,6 +115,7 @@ fn run_command(command: Command) -> ExitCode {
         Command::Solve {
             sfens,
             time_ms,
+            nodes,
             hash_mb,
             jobs,
             format,
@@ -121,6 +125,7 @@ fn run_command(command: Command) -> ExitCode {
         } => {
             let opts = SolveOptions {
                 time_ms,
+                nodes,
                 hash_mb,
                 format: if json { Format::Json } else { format },
                 notation,

@@ -41,6 +41,8 @@ pub enum Notation {
 pub struct SolveOptions {
     /// Per problem; 0 = no limit.
     pub time_ms: u64,
+    /// Nodes per problem, at most (a limit that does not depend on the machine's speed).
+    pub nodes: Option<u64>,
     /// Per worker: every job has a table of this size.
     pub hash_mb: usize,
     pub format: Format,
@@ -92,7 +94,10 @@ pub fn run_solve(
         opts.progress,
         (!problems.is_empty()).then_some(problems.len()),
     );
-    let limits = limits_from_ms(opts.time_ms);
+    let limits = SearchLimits {
+        nodes: opts.nodes,
+        ..limits_from_ms(opts.time_ms)
+    };
     let mut all_ok = true;
     batch::run(
         texts,
@@ -186,6 +191,7 @@ mod tests {
     fn opts(format: Format, jobs: usize) -> SolveOptions {
         SolveOptions {
             time_ms: 30_000,
+            nodes: None,
             hash_mb: 1,
             format,
             notation: Notation::Usi,
