@@ -165,15 +165,7 @@ mod tests {
 
     fn mate(sfen: &str, usi: &[&str]) -> (Position, Answer) {
         let root = Position::from_sfen(sfen).unwrap();
-        let mut pos = problem_position(&root);
-        let line = usi
-            .iter()
-            .map(|u| {
-                let m = pos.parse_usi_move(u).unwrap_or_else(|| panic!("{u}"));
-                pos.do_move(m);
-                m
-            })
-            .collect();
+        let line = crate::cli::notation::play(&problem_position(&root), usi);
         (root, Answer::Mate(line))
     }
 

@@ -294,6 +294,21 @@ fn disambiguation(m: Move, legal: &[Move]) -> String {
     format!("{}{}", my_place.word(), my_motion.word())
 }
 
+/// The moves of `usi` played one after the other from `start` (test helper for notation and KIF).
+#[cfg(test)]
+pub(crate) fn play(start: &Position, usi: &[&str]) -> Vec<Move> {
+    let mut pos = start.clone();
+    usi.iter()
+        .map(|u| {
+            let m = pos
+                .parse_usi_move(u)
+                .unwrap_or_else(|| panic!("{u} is not legal in {pos:?}"));
+            pos.do_move(m);
+            m
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -379,18 +394,9 @@ mod tests {
         assert!(wrong.is_empty(), "{wrong:#?}");
     }
 
-    /// The moves of `usi` played one after the other from `sfen`.
     fn line(sfen: &str, usi: &[&str]) -> (Position, Vec<Move>) {
         let start = Position::from_sfen(sfen).unwrap();
-        let mut pos = start.clone();
-        let moves = usi
-            .iter()
-            .map(|u| {
-                let m = pos.parse_usi_move(u).unwrap_or_else(|| panic!("{u}"));
-                pos.do_move(m);
-                m
-            })
-            .collect();
+        let moves = play(&start, usi);
         (start, moves)
     }
 
