@@ -13,6 +13,10 @@ use std::io::{Cursor, Write};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
+/// What the engine says to a `go` sent while a search runs.
+const BUSY_REFUSAL: &str =
+    "info string error: a search is already running; 'go' ignored (send 'stop' first)";
+
 /// The engine's stdout, readable after the loop returns.
 #[derive(Clone, Default)]
 struct Sink(Arc<Mutex<Vec<u8>>>);
@@ -73,7 +77,8 @@ fuzz_target!(|data: &[u8]| {
         if line.starts_with("checkmate ") || line.starts_with("bestmove ") {
             answers += 1;
         }
-        if line.contains("a search is already running") {
+        // The whole line (engine.rs, `Engine::go`): the input may quote these words back.
+        if line == BUSY_REFUSAL {
             refused_while_busy += 1;
         }
     }
