@@ -1,8 +1,11 @@
 //! kanju: a tsume-shogi (mate problem) engine.
 //!
-//! Layers, with data flowing one way: `usi` (protocol and command line) → `search` (df-pn, table,
-//! PV) → `position` (board, move generation).
+//! Layers, with data flowing one way: the front ends (`usi`: the protocol for GUIs; `cli`: `solve`,
+//! `bench`, `perft` and the output formats) → `checked` (the solver as front ends use it) → `search`
+//! (df-pn, table, PV) → `position` (board, move generation).
 
+pub mod checked;
+pub mod cli;
 pub mod position;
 pub mod search;
 pub mod usi;

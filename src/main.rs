@@ -1,11 +1,14 @@
+//! The `kanju` binary: argument parsing only. USI lives in `kanju::usi`, the subcommands in
+//! `kanju::cli`.
+
 use clap::{Parser, Subcommand};
-use kanju::position::{Position, movegen};
-use kanju::usi::bench::{BenchOptions, run_bench};
-use kanju::usi::options::{HASH_DEFAULT_MB, check_hash_mb};
-use kanju::usi::shell::{SolveOptions, run_solve};
+use kanju::checked::{HASH_DEFAULT_MB, check_table_size};
+use kanju::cli::bench::{BenchOptions, run_bench};
+use kanju::cli::solve::{Format, Notation, SolveOptions, run_solve};
+use kanju::cli::{on_search_stack, perft_report};
+use std::io::{BufReader, ErrorKind};
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::time::Instant;
 
 #[derive(Parser)]
 #[command(
@@ -22,8 +25,8 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Solve mate problems: one answer line per problem (`mate <len> <moves>`, `nomate`, `timeout` or
-    /// `error <message>`).
+    /// Solve mate problems: one answer per problem, in input order (`mate <len> <moves>`, `nomate`,
+    /// `timeout` or `error <message>`).
     Solve {
         /// Problems: a SFEN, `sfen …`, `startpos` or a whole `position …` command. Without any, one
         /// problem per line is read from stdin (blank and `#` lines skipped).
@@ -31,12 +34,27 @@ enum Command {
         /// Time limit per problem in milliseconds; 0 = none.
         #[arg(long, default_value_t = 60_000)]
         time_ms: u64,
-        /// Transposition table size in MiB.
+        /// Node limit per problem (answers `timeout` when reached); the same on every machine.
+        #[arg(long)]
+        nodes: Option<u64>,
+        /// Transposition table size in MiB, per job.
         #[arg(long, default_value_t = HASH_DEFAULT_MB, value_parser = parse_hash_mb)]
         hash_mb: usize,
-        /// One JSON object per line instead of text.
-        #[arg(long)]
+        /// Problems solved at once, each on its own thread with its own table.
+        #[arg(long, short = 'j', default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=1024))]
+        jobs: u16,
+        /// Output format.
+        #[arg(long, value_enum, default_value_t = Format::Text)]
+        format: Format,
+        /// Same as `--format json`.
+        #[arg(long, conflicts_with = "format")]
         json: bool,
+        /// How `--format text` writes the moves of a mate.
+        #[arg(long, value_enum, default_value_t = Notation::Usi)]
+        notation: Notation,
+        /// No progress bar (it is only drawn when stderr is a terminal anyway).
+        #[arg(long)]
+        no_progress: bool,
     },
     /// Run problem files (id, sfen, expected, pv, note; tab separated) and count solved, wrong and
     /// timed-out problems. Exits with 1 if any answer was wrong.
@@ -80,7 +98,7 @@ fn parse_hash_mb(s: &str) -> Result<usize, String> {
     let mb: usize = s
         .parse()
         .map_err(|_| format!("'{s}' is not a size in MiB"))?;
-    check_hash_mb(mb).map_err(|e| e.to_string())?;
+    check_table_size(mb).map_err(|e| e.to_string())?;
     Ok(mb)
 }
 
@@ -91,27 +109,17 @@ fn parse_config(s: &str) -> Result<kanju::search::SearchConfig, String> {
 }
 
 fn main() -> ExitCode {
-    // Logs go to stderr only: stdout belongs to the USI protocol.
+    // Logs go to stderr only: stdout belongs to the USI protocol and to the answers.
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn")).init();
-    let cli = Cli::parse();
-    match cli.command {
+    match Cli::parse().command {
         None => {
-            let code =
-                kanju::usi::run(std::io::BufReader::new(std::io::stdin()), std::io::stdout());
+            let code = kanju::usi::run(BufReader::new(std::io::stdin()), std::io::stdout());
             ExitCode::from(code as u8)
         }
-        // The solvers recurse once per ply: they run on a thread with a stack big enough for any mate.
-        Some(command) => std::thread::Builder::new()
-            .name("kanju".into())
-            .stack_size(kanju::search::SEARCH_STACK_BYTES)
-            .spawn(move || run_command(command))
-            .map_or_else(
-                |e| {
-                    eprintln!("error: cannot start a thread: {e}");
-                    ExitCode::from(2)
-                },
-                |h| h.join().unwrap_or(ExitCode::FAILURE),
-            ),
+        Some(command) => on_search_stack(move || run_command(command)).unwrap_or_else(|| {
+            eprintln!("error: the command failed inside (see the log above)");
+            ExitCode::from(2)
+        }),
     }
 }
 
@@ -120,16 +128,25 @@ fn run_command(command: Command) -> ExitCode {
         Command::Solve {
             sfens,
             time_ms,
+            nodes,
             hash_mb,
+            jobs,
+            format,
             json,
-        } => solve(
-            &sfens,
-            &SolveOptions {
+            notation,
+            no_progress,
+        } => {
+            let opts = SolveOptions {
                 time_ms,
+                nodes,
                 hash_mb,
-                json,
-            },
-        ),
+                format: if json { Format::Json } else { format },
+                notation,
+                jobs: usize::from(jobs),
+                progress: !no_progress,
+            };
+            solve(&sfens, &opts)
+        }
         Command::Bench {
             files,
             time_ms,
@@ -139,9 +156,8 @@ fn run_command(command: Command) -> ExitCode {
             verbose,
             config,
             nodes,
-        } => bench(
-            &files,
-            &BenchOptions {
+        } => {
+            let opts = BenchOptions {
                 time_ms,
                 hash_mb,
                 filter,
@@ -149,19 +165,35 @@ fn run_command(command: Command) -> ExitCode {
                 verbose,
                 config: config.unwrap_or_default(),
                 nodes,
-            },
-        ),
-        Command::Perft { depth, sfen } => perft(depth, &sfen),
+            };
+            bench(&files, &opts)
+        }
+        Command::Perft { depth, sfen } => match perft_report(&sfen, depth) {
+            Ok(report) => {
+                println!("{report}");
+                ExitCode::SUCCESS
+            }
+            Err(e) => {
+                eprintln!("error: {e}");
+                ExitCode::from(2)
+            }
+        },
     }
 }
 
 /// Exit status: 0 when every problem got an answer, 1 when any was `error`, 2 when the I/O failed.
 fn solve(sfens: &[String], opts: &SolveOptions) -> ExitCode {
     let stdout = std::io::stdout();
-    match run_solve(sfens, opts, std::io::stdin().lock(), &mut stdout.lock()) {
+    match run_solve(
+        sfens,
+        opts,
+        BufReader::new(std::io::stdin()),
+        &mut stdout.lock(),
+    ) {
         Ok(true) => ExitCode::SUCCESS,
         Ok(false) => ExitCode::from(1),
-        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+        // The reader went away (`kanju solve … | head`): nobody is left to tell.
+        Err(e) if e.kind() == ErrorKind::BrokenPipe => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("error: {e}");
             ExitCode::from(2)
@@ -180,24 +212,4 @@ fn bench(files: &[PathBuf], opts: &BenchOptions) -> ExitCode {
             ExitCode::from(2)
         }
     }
-}
-
-fn perft(depth: u32, sfen: &str) -> ExitCode {
-    let mut pos = match Position::from_sfen(sfen) {
-        Ok(p) => p,
-        Err(e) => {
-            eprintln!("error: {e}");
-            return ExitCode::from(2);
-        }
-    };
-    let t = Instant::now();
-    let n = movegen::perft(&mut pos, depth);
-    let secs = t.elapsed().as_secs_f64();
-    println!("perft {depth} = {n}");
-    println!(
-        "time {:.3} s, {:.0} leaves/s",
-        secs,
-        n as f64 / secs.max(1e-9)
-    );
-    ExitCode::SUCCESS
 }

@@ -335,3 +335,262 @@ fn perft_still_counts() {
     assert_eq!(stdout_lines(&out)[0], "perft 2 = 900");
     assert!(out.status.success());
 }
+
+/// Mate in 1 for White (the attacker has no king; Black holds the rest): the gold drop 5h.
+const WHITE_MATE1: &str = "9/9/9/9/9/9/4p4/9/4K4 w g 1";
+
+/// The one mating move of a mate-in-1 position, in USI, found by kanju's move generator; panics if
+/// there is not exactly one (so that the expected notation below cannot depend on which mate the
+/// solver happens to pick).
+fn only_mate_in_one(sfen: &str) -> String {
+    use kanju::position::movegen::{MoveList, generate_checks};
+    use kanju::search::problem_position;
+    let pos = problem_position(&Position::from_sfen(sfen).expect("test SFEN"));
+    let mut checks = MoveList::new();
+    generate_checks(&pos, &mut checks);
+    let mates: Vec<String> = checks
+        .as_slice()
+        .iter()
+        .filter(|&&m| verify_mate_line(&pos, &[m]))
+        .map(|m| m.to_usi())
+        .collect();
+    assert_eq!(mates.len(), 1, "{sfen}: {mates:?}");
+    mates[0].clone()
+}
+
+#[test]
+fn solve_prints_japanese_notation() {
+    assert_eq!(only_mate_in_one(MATE1), "8c1c");
+    assert_eq!(only_mate_in_one(WHITE_MATE1), "G*5h");
+    let out = kanju(
+        &[
+            "solve",
+            "--notation",
+            "ja",
+            "--hash-mb",
+            "16",
+            MATE1,
+            WHITE_MATE1,
+            NOMATE,
+        ],
+        "",
+    );
+    assert_eq!(
+        stdout_lines(&out),
+        ["mate 1 ☗１三竜", "mate 1 ☖５八金", "nomate"]
+    );
+    assert!(out.status.success());
+}
+
+#[test]
+fn solve_writes_kif() {
+    assert_eq!(only_mate_in_one(MATE1), "8c1c");
+    let out = kanju(&["solve", "--format", "kif", "--hash-mb", "16", MATE1], "");
+    let expected = format!(
+        "# KIF written by kanju {}: {MATE1}\n{}",
+        env!("CARGO_PKG_VERSION"),
+        "手合割：平手
+後手の持駒：飛　角二　金四　銀三　桂四　香四　歩十八
+  ９ ８ ７ ６ ５ ４ ３ ２ １
++---------------------------+
+| ・ ・ ・ ・ ・ ・ ・ ・ ・|一
+| ・ ・ ・ ・ ・ ・ ・ 銀v玉|二
+| ・ 龍 ・ ・ ・ ・ ・ ・ ・|三
+| ・ ・ ・ ・ ・ ・ ・ ・ ・|四
+| ・ ・ ・ ・ ・ ・ ・ ・ ・|五
+| ・ ・ ・ ・ ・ ・ ・ ・ ・|六
+| ・ ・ ・ ・ ・ ・ ・ ・ ・|七
+| ・ ・ ・ ・ ・ ・ ・ ・ ・|八
+| ・ ・ ・ ・ ・ ・ ・ ・ ・|九
++---------------------------+
+先手の持駒：なし
+先手：攻め方
+後手：玉方
+手数----指手---------消費時間--
+   1 １三龍(83)
+   2 詰み
+まで1手で詰み
+
+"
+    );
+    assert_eq!(String::from_utf8_lossy(&out.stdout), expected);
+    assert!(out.status.success());
+    // A refused problem is a comment, and the exit status says so.
+    let out = kanju(
+        &["solve", "--format", "kif", "--hash-mb", "1", "garbage"],
+        "",
+    );
+    let text = String::from_utf8_lossy(&out.stdout).to_string();
+    assert!(text.starts_with("# kanju: error malformed SFEN"), "{text}");
+    assert_eq!(out.status.code(), Some(1));
+}
+
+/// Problems whose answers come at different speeds: a slower mate first, refused lines, a no-mate.
+fn mixed_batch(copies: usize) -> Vec<String> {
+    let mut lines = Vec::new();
+    for i in 0..copies {
+        lines.push(format!("position sfen {MATE3}"));
+        lines.push(format!("not a sfen {i}"));
+        lines.push(MATE1.to_string());
+        lines.push(NOMATE.to_string());
+        lines.push(WHITE_MATE1.to_string());
+    }
+    lines
+}
+
+#[test]
+fn solve_jobs_answers_every_line_in_input_order() {
+    let problems = mixed_batch(6);
+    let input = format!("# a comment\n\n{}\n", problems.join("\n"));
+    let out = kanju(
+        &[
+            "solve",
+            "--jobs",
+            "3",
+            "--json",
+            "--hash-mb",
+            "8",
+            "--time-ms",
+            "60000",
+        ],
+        &input,
+    );
+    let lines = stdout_lines(&out);
+    assert_eq!(lines.len(), problems.len(), "{lines:#?}");
+    for (line, problem) in lines.iter().zip(&problems) {
+        let v: serde_json::Value = serde_json::from_str(line).expect("a JSON line");
+        assert_eq!(v["sfen"], problem.as_str(), "out of order: {lines:#?}");
+        let expected = if problem.starts_with("not") {
+            "error"
+        } else if problem == NOMATE {
+            "nomate"
+        } else {
+            "mate"
+        };
+        assert_eq!(v["result"], expected, "{line}");
+    }
+    // An error line makes the exit status 1, whatever the jobs.
+    assert_eq!(out.status.code(), Some(1));
+    // The same answers as one job gives, line for line (the PV may differ only in nodes and time).
+    let one = kanju(
+        &["solve", "--json", "--hash-mb", "8", "--time-ms", "60000"],
+        &input,
+    );
+    let results = |out: &Output| -> Vec<(String, String)> {
+        stdout_lines(out)
+            .iter()
+            .map(|l| {
+                let v: serde_json::Value = serde_json::from_str(l).unwrap();
+                (v["sfen"].to_string(), v["result"].to_string())
+            })
+            .collect()
+    };
+    assert_eq!(results(&one), results(&out));
+}
+
+#[test]
+fn solve_refuses_zero_jobs_and_unknown_formats() {
+    for args in [
+        &["--jobs", "0"][..],
+        &["--jobs", "x"],
+        &["--format", "csa"],
+        &["--notation", "kanji"],
+        &["--json", "--format", "kif"],
+    ] {
+        let mut all = vec!["solve"];
+        all.extend_from_slice(args);
+        all.push(MATE1);
+        let out = kanju(&all, "");
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(out.stdout.is_empty(), "{args:?}");
+    }
+}
+
+#[test]
+fn solve_reads_crlf_and_invalid_utf8_lines() {
+    let mut input = format!("{MATE1}\r\n\r\n").into_bytes();
+    input.extend_from_slice(b"\xff\xfe not text\r\n");
+    input.extend_from_slice(format!("{NOMATE}\r\n").as_bytes());
+    let mut child = Command::new(env!("CARGO_BIN_EXE_kanju"))
+        .args(["solve", "--hash-mb", "8"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("kanju starts");
+    child.stdin.take().unwrap().write_all(&input).unwrap();
+    let out = child.wait_with_output().unwrap();
+    let lines = stdout_lines(&out);
+    assert_eq!(lines.len(), 3, "{lines:?}");
+    assert_mate_line(MATE1, &lines[0], 1);
+    assert!(lines[1].starts_with("error malformed SFEN"), "{lines:?}");
+    assert_eq!(lines[2], "nomate");
+}
+
+#[test]
+fn solve_stops_when_its_reader_goes_away() {
+    // `kanju solve … | head -1`: the pipe closes after the first answer; kanju must end, quietly,
+    // although thousands of problems (some slow) remain.
+    let problems = mixed_batch(2000).join("\n");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_kanju"))
+        .args(["solve", "--jobs", "2", "--hash-mb", "8"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("kanju starts");
+    let mut stdin = child.stdin.take().unwrap();
+    let writer = std::thread::spawn(move || {
+        let _ = stdin.write_all(problems.as_bytes());
+    });
+    let mut stdout = child.stdout.take().unwrap();
+    let mut first = [0u8; 4];
+    std::io::Read::read_exact(&mut stdout, &mut first).unwrap();
+    drop(stdout);
+    let status = child.wait().unwrap();
+    assert!(status.success(), "{status:?}");
+    writer.join().unwrap();
+}
+
+/// README's recipe for several machines, run on this one: GNU parallel splits the problems into
+/// blocks, runs `kanju solve` on each, and `--keep-order` puts the answers back in input order.
+/// Needs `parallel` (Debian: `apt-get install -y parallel`).
+#[test]
+#[ignore = "needs GNU parallel (apt-get install -y parallel)"]
+fn gnu_parallel_recipe_keeps_every_answer_in_order() {
+    let problems = mixed_batch(8);
+    let kanju = env!("CARGO_BIN_EXE_kanju");
+    let mut child = Command::new("parallel")
+        .args([
+            "--pipe",
+            "-N",
+            "7",
+            "--keep-order",
+            "-j",
+            "2",
+            kanju,
+            "solve",
+            "--json",
+            "--hash-mb",
+            "8",
+        ])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("GNU parallel is installed");
+    let input = problems.join("\n") + "\n";
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    let lines = stdout_lines(&out);
+    assert_eq!(lines.len(), problems.len(), "{lines:#?}");
+    for (line, problem) in lines.iter().zip(&problems) {
+        let v: serde_json::Value = serde_json::from_str(line).expect("a JSON line");
+        assert_eq!(v["sfen"], problem.as_str());
+    }
+}

@@ -77,6 +77,22 @@ impl Engine {
         stdin.flush().expect("flush");
     }
 
+    /// Bytes as they are, line endings included.
+    fn send_raw(&mut self, bytes: &[u8]) {
+        let stdin = self.stdin.as_mut().expect("stdin is open");
+        stdin.write_all(bytes).expect("the engine reads its stdin");
+        stdin.flush().expect("flush");
+    }
+
+    /// Sends `cmd`, then `isready`, and returns what came before `readyok`.
+    fn answer_to(&mut self, cmd: &str) -> Vec<String> {
+        self.send(cmd);
+        self.send("isready");
+        let mut lines = self.read_until("readyok", QUICK);
+        lines.pop();
+        lines
+    }
+
     fn close_stdin(&mut self) {
         self.stdin = None;
     }
@@ -231,10 +247,8 @@ fn stop_mid_search_answers_timeout_at_once() {
     let answer = e.checkmate(QUICK);
     let took = sent.elapsed();
     assert_eq!(answer, "checkmate timeout");
-    assert!(
-        took < Duration::from_millis(100),
-        "checkmate came {took:?} after stop"
-    );
+    // Generous: the machine may be loaded. `latencies` (ignored) measures the real figure.
+    assert!(took < QUICK, "checkmate came {took:?} after stop");
     // Exactly one answer, and the engine is usable again.
     e.send("isready");
     let after = e.read_until("readyok", QUICK);
@@ -254,7 +268,7 @@ fn quit_mid_search_exits_zero_promptly() {
     e.send("go mate infinite");
     thread::sleep(Duration::from_millis(300));
     e.send("quit");
-    let status = e.wait_exit(Duration::from_secs(2));
+    let status = e.wait_exit(QUICK);
     assert!(status.success(), "{status:?}");
 }
 
@@ -266,7 +280,7 @@ fn isready_and_setoption_are_answered_during_a_search() {
     thread::sleep(Duration::from_millis(100));
     e.send("setoption name USI_Hash value 16");
     e.send("isready");
-    let lines = e.read_until("readyok", Duration::from_secs(2));
+    let lines = e.read_until("readyok", QUICK);
     assert!(
         lines.iter().all(|l| !l.starts_with("info string")),
         "{lines:?}"
@@ -372,7 +386,7 @@ fn game_go_plays_the_mate_or_resigns() {
         e.read_until("bestmove", QUICK).last().map(String::as_str),
         Some("bestmove resign")
     );
-    assert!(start.elapsed() < Duration::from_secs(2));
+    assert!(start.elapsed() < QUICK);
     e.send("position startpos");
     e.send("go infinite");
     thread::sleep(Duration::from_millis(100));
@@ -418,4 +432,276 @@ fn end_of_input_lets_the_search_finish() {
     e.close_stdin();
     assert_mate(MATE1, &e.checkmate(ANSWER), 1);
     assert!(e.wait_exit(QUICK).success());
+}
+
+/// Every `go mate` below must be refused with an error and `checkmate timeout`: never `nomate`, and
+/// never a mate of a position that was not accepted.
+fn assert_refused_go(e: &mut Engine, what: &str) {
+    e.send("go mate 2000");
+    let lines = e.read_until("checkmate", ANSWER);
+    assert!(
+        lines.iter().any(|l| l.starts_with("info string error: ")),
+        "{what}: {lines:?}"
+    );
+    assert_eq!(
+        lines.last().map(String::as_str),
+        Some("checkmate timeout"),
+        "{what}"
+    );
+}
+
+#[test]
+fn illegal_positions_are_refused_and_never_solved() {
+    let mut e = Engine::ready();
+    for (what, sfen) in [
+        ("two pawns on a file", "4k4/9/4P4/9/9/9/4P4/9/9 b G 1"),
+        ("a pawn on the last rank", "P3k4/9/9/9/9/9/9/9/9 b G 1"),
+        ("a knight on the second rank", "4k4/N8/9/9/9/9/9/9/9 b G 1"),
+        ("five golds", "4k4/9/9/9/9/9/9/9/9 b 5G 1"),
+        ("two black kings", "4k4/9/9/9/9/9/9/9/K3K4 b G 1"),
+        ("a king in hand", "4k4/9/9/9/9/9/9/9/9 b K 1"),
+        (
+            "the side not to move in check",
+            "4k4/4R4/9/9/9/9/9/9/9 b - 1",
+        ),
+        ("no king at all", "9/9/9/9/9/9/9/9/9 b G 1"),
+        ("a rank of ten squares", "4k5/9/9/9/9/9/9/9/9 b G 1"),
+        ("eight ranks", "4k4/9/9/9/9/9/9/9 b G 1"),
+        ("no side to move", "4k4/9/9/9/9/9/9/9/9"),
+        ("a side that is no side", "4k4/9/9/9/9/9/9/9/9 x G 1"),
+        ("an unknown piece", "4k4/9/9/9/4X4/9/9/9/9 b G 1"),
+    ] {
+        // A good position first, so that a stale one would be solved if the bad one were ignored.
+        e.send(&format!("position sfen {MATE1}"));
+        let lines = e.answer_to(&format!("position sfen {sfen}"));
+        assert!(
+            lines.iter().any(|l| l.starts_with("info string error: ")),
+            "{what}: {lines:?}"
+        );
+        assert_refused_go(&mut e, what);
+    }
+}
+
+#[test]
+fn illegal_or_unparsable_moves_after_moves_are_refused() {
+    let mut e = Engine::ready();
+    for moves in [
+        "7g7f 7g7f",
+        "7g7f xyz",
+        "7g7f 3c3d 8h2b+ 3a2b 2b3a",
+        "P*5e",
+        "7g7f+",
+        "7g7f 3c3d 8h1a",
+        "7g7f\u{1}",
+    ] {
+        e.send(&format!("position sfen {MATE1}"));
+        let lines = e.answer_to(&format!("position startpos moves {moves}"));
+        assert!(
+            lines
+                .iter()
+                .any(|l| l.starts_with("info string error: illegal move")),
+            "{moves}: {lines:?}"
+        );
+        assert_refused_go(&mut e, moves);
+    }
+    // A legal list is taken, and an empty one too.
+    for ok in [
+        "position startpos moves 7g7f 3c3d 8h2b+ 3a2b",
+        "position startpos moves",
+    ] {
+        assert_eq!(e.answer_to(ok), Vec::<String>::new(), "{ok}");
+    }
+}
+
+#[test]
+fn go_mate_with_a_bad_time_still_answers_once() {
+    let mut e = Engine::ready();
+    e.send(&format!("position sfen {MATE1}"));
+    for go in [
+        "go mate -5",
+        "go mate abc",
+        "go mate 1.5",
+        "go mate 99999999999999999999999",
+    ] {
+        e.send(go);
+        let lines = e.read_until("checkmate", QUICK);
+        assert!(
+            lines
+                .iter()
+                .any(|l| l.starts_with("info string error: go mate")),
+            "{go}: {lines:?}"
+        );
+        assert_eq!(
+            lines.last().map(String::as_str),
+            Some("checkmate timeout"),
+            "{go}"
+        );
+    }
+    for go in ["go btime -5 wtime abc", "go movetime", "go nodes 100"] {
+        e.send(go);
+        let lines = e.read_until("bestmove", QUICK);
+        assert_eq!(
+            lines.last().map(String::as_str),
+            Some("bestmove resign"),
+            "{go}"
+        );
+    }
+    // `go mate 0`: no time at all is a timeout, at once, not a hang.
+    e.send(&format!("position sfen {MICROCOSMOS}"));
+    e.send("go mate 0");
+    assert_eq!(e.checkmate(QUICK), "checkmate timeout");
+    // Nothing was left running: the engine answers the next problem normally.
+    e.assert_silent(Duration::from_millis(200));
+    e.send(&format!("position sfen {MATE1}"));
+    e.send("go mate 30000");
+    assert_mate(MATE1, &e.checkmate(ANSWER), 1);
+}
+
+#[test]
+fn absurd_and_unknown_options_keep_the_old_values() {
+    let mut e = Engine::ready();
+    for cmd in [
+        "setoption name USI_Hash value 1e9",
+        "setoption name USI_Hash value 18446744073709551616",
+        "setoption name USI_Hash value 1048576",
+        "setoption name USI_Hash value",
+        "setoption name USI_Hash",
+        "setoption name PvInterval value -1",
+        "setoption name Threads value 0",
+        "setoption name USI_Ponder value 3",
+        "setoption name Hash value 64",
+        "setoption name value 5",
+        "setoption name  value 5",
+    ] {
+        let lines = e.answer_to(cmd);
+        assert!(
+            lines.iter().any(|l| l.starts_with("info string error: ")),
+            "no error for '{cmd}': {lines:?}"
+        );
+    }
+    // Accepted ones are silent, whatever the case of the name.
+    for cmd in [
+        "setoption name usi_hash value 8",
+        "setoption name USI_Ponder value true",
+        "setoption name pvinterval value 0",
+    ] {
+        assert_eq!(e.answer_to(cmd), Vec::<String>::new(), "{cmd}");
+    }
+    e.send(&format!("position sfen {MATE1}"));
+    e.send("go mate 30000");
+    let lines = e.read_until("checkmate", ANSWER);
+    assert!(
+        lines.iter().all(|l| !l.contains("hashfull")),
+        "PvInterval 0: {lines:?}"
+    );
+    assert_mate(MATE1, lines.last().unwrap(), 1);
+}
+
+#[test]
+fn crlf_line_endings_and_empty_lines_are_fine() {
+    let mut e = Engine::start();
+    e.send_raw(b"usi\r\n\r\n\r\n   \r\n");
+    e.read_until("usiok", QUICK);
+    e.send_raw(b"setoption name USI_Hash value 16\r\nisready\r\n");
+    assert_eq!(e.read_until("readyok", ANSWER), ["readyok"]);
+    e.send_raw(format!("position sfen {MATE3}\r\ngo mate 30000\r\n").as_bytes());
+    assert_mate(MATE3, &e.checkmate(ANSWER), 3);
+    e.send_raw(b"quit\r\n");
+    assert!(e.wait_exit(QUICK).success());
+}
+
+#[test]
+fn stop_without_a_search_is_silent() {
+    let mut e = Engine::ready();
+    assert_eq!(e.answer_to("stop"), Vec::<String>::new());
+    assert_eq!(e.answer_to("stop"), Vec::<String>::new());
+    assert_eq!(e.answer_to("ponderhit"), Vec::<String>::new());
+    assert_eq!(e.answer_to("gameover lose"), Vec::<String>::new());
+    // A stop just after a search ended does not produce a second answer.
+    e.send(&format!("position sfen {MATE1}"));
+    e.send("go mate 30000");
+    assert_mate(MATE1, &e.checkmate(ANSWER), 1);
+    assert_eq!(e.answer_to("stop"), Vec::<String>::new());
+}
+
+#[test]
+fn end_of_input_during_a_timed_search_answers_then_exits() {
+    let mut e = Engine::ready();
+    e.send(&format!("position sfen {MICROCOSMOS}"));
+    e.send("go mate 1500");
+    thread::sleep(Duration::from_millis(200));
+    e.close_stdin();
+    assert_eq!(e.checkmate(ANSWER), "checkmate timeout");
+    assert!(e.wait_exit(QUICK).success());
+}
+
+#[test]
+fn a_gui_that_closes_both_pipes_does_not_leave_a_search_running() {
+    // The GUI dies during `go mate infinite`: stdin ends and stdout has no reader. The next progress
+    // line fails to write, and the engine stops the search and exits instead of searching forever.
+    let mut child = Command::new(env!("CARGO_BIN_EXE_kanju"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("the engine starts");
+    let mut stdin = child.stdin.take().expect("piped stdin");
+    let stdout = child.stdout.take().expect("piped stdout");
+    writeln!(
+        stdin,
+        "setoption name USI_Hash value 16\nsetoption name PvInterval value 100\nposition sfen {MICROCOSMOS}\ngo mate infinite"
+    )
+    .unwrap();
+    stdin.flush().unwrap();
+    let mut first = String::new();
+    BufReader::new(stdout).read_line(&mut first).unwrap();
+    assert!(first.starts_with("info"), "{first}");
+    // Dropping both ends is what a crashed GUI does.
+    drop(stdin);
+    let deadline = Instant::now() + ANSWER;
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        if Instant::now() > deadline {
+            let _ = child.kill();
+            panic!("the engine kept searching after its GUI went away");
+        }
+        thread::sleep(Duration::from_millis(20));
+    };
+    assert!(status.success(), "{status:?}");
+}
+
+/// Latencies a GUI feels, measured rather than asserted (run with `--ignored --nocapture`): the time
+/// from `stop` to `checkmate timeout` mid-search, and from `isready` to `readyok` during a search.
+#[test]
+#[ignore = "a measurement: run with --ignored --nocapture"]
+fn latencies() {
+    let mut e = Engine::ready();
+    let (mut stops, mut readies) = (Vec::new(), Vec::new());
+    for _ in 0..20 {
+        e.send(&format!("position sfen {MICROCOSMOS}"));
+        e.send("go mate infinite");
+        thread::sleep(Duration::from_millis(100));
+        let t = Instant::now();
+        e.send("isready");
+        e.read_until("readyok", QUICK);
+        readies.push(t.elapsed());
+        let t = Instant::now();
+        e.send("stop");
+        e.checkmate(QUICK);
+        stops.push(t.elapsed());
+    }
+    for (what, mut v) in [
+        ("stop -> checkmate", stops),
+        ("isready -> readyok", readies),
+    ] {
+        v.sort();
+        println!(
+            "{what}: median {:?}, max {:?} over {} searches",
+            v[v.len() / 2],
+            v[v.len() - 1],
+            v.len()
+        );
+    }
 }

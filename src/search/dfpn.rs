@@ -191,11 +191,6 @@ impl<'a> Dfpn<'a> {
         self.pos.side_to_move() == self.attacker
     }
 
-    /// Elapsed time since the search started.
-    pub fn elapsed(&self) -> Duration {
-        self.start.elapsed()
-    }
-
     /// Polls the limits and reports progress; sets `aborted` when a limit is reached.
     fn poll(&mut self) {
         self.next_poll = self.nodes + POLL_INTERVAL;

@@ -115,11 +115,7 @@ pub fn best_threshold(th: PnDn, second: PnDn, eps_den: u32) -> PnDn {
     if second == INF || second >= th {
         return th;
     }
-    let over = if eps_den == 0 {
-        1
-    } else {
-        second / eps_den + 1
-    };
+    let over = second.checked_div(eps_den).unwrap_or(0) + 1;
     th.min(add(second, over))
 }
 

@@ -101,11 +101,6 @@ impl Entry {
         !self.is_path_dependent() && self.pn == 0
     }
 
-    #[inline(always)]
-    fn is_disproven(&self) -> bool {
-        self.is_path_dependent() || self.dn == 0
-    }
-
     /// What the entry is worth keeping, for replacement and garbage collection: the effort spent below
     /// it, weighted by kind. A proof at an OR node (one move each) and a disproof at an AND node (one
     /// refutation each) are what a proof or disproof tree is made of, and what a re-search cannot get

@@ -5,10 +5,10 @@
 //! ends, so the loop never blocks on the table: `stop`, `quit` and `isready` are answered at once
 //! whatever the search is doing.
 
-use super::checked::{Answer, CheckedSolver};
 use super::command::{self, Command, GoParams, MateLimit};
 use super::options::Options;
-use super::output::{self, Output, usi_moves};
+use super::output::{self, Output};
+use crate::checked::{Answer, CheckedSolver, usi_moves};
 use crate::position::Position;
 use crate::search::SearchLimits;
 use std::io::{BufRead, Write};
@@ -18,13 +18,42 @@ use std::sync::mpsc;
 use std::thread::{self, JoinHandle};
 use std::time::{Duration, Instant};
 
-/// How long `quit` waits for a stopped search to hand its answer in before the process just exits.
-const QUIT_GRACE: Duration = Duration::from_millis(300);
+/// Bounds the engine puts on itself, whatever the GUI asks. The binary runs without any (`default`);
+/// the fuzz target and tests run the loop in-process with small ones, so that a `go mate infinite`
+/// or a `setoption name USI_Hash value 20000` ends quickly and cheaply.
+#[derive(Clone, Debug)]
+pub struct EngineLimits {
+    /// Nodes per search, at most.
+    pub max_nodes: Option<u64>,
+    /// The table size used, at most, whatever `USI_Hash` says.
+    pub max_hash_mb: Option<usize>,
+    /// How long `quit` waits for a stopped search to hand its answer in before the loop returns.
+    pub quit_grace: Duration,
+}
+
+impl Default for EngineLimits {
+    fn default() -> EngineLimits {
+        EngineLimits {
+            max_nodes: None,
+            max_hash_mb: None,
+            quit_grace: Duration::from_millis(300),
+        }
+    }
+}
 
 /// Runs the USI protocol until `quit` or the end of the input; returns the process exit status.
 pub fn run(input: impl BufRead + Send + 'static, output: impl Write + Send + 'static) -> i32 {
+    run_with_limits(input, output, EngineLimits::default())
+}
+
+/// `run` with bounds on every search (see `EngineLimits`).
+pub fn run_with_limits(
+    input: impl BufRead + Send + 'static,
+    output: impl Write + Send + 'static,
+    limits: EngineLimits,
+) -> i32 {
     let lines = spawn_reader(input);
-    let mut engine = Engine::new(Output::new(output));
+    let mut engine = Engine::new(Output::new(output), limits);
     loop {
         let Ok(line) = lines.recv() else {
             // End of input: let a running search finish (a script may have piped `go mate …` and closed
@@ -100,6 +129,7 @@ enum Slot {
 
 struct Engine {
     out: Output,
+    limits: EngineLimits,
     options: Options,
     /// `None` before any `position`, and after one that was refused, so that `go` never solves stale input.
     position: Option<Position>,
@@ -109,9 +139,10 @@ struct Engine {
 }
 
 impl Engine {
-    fn new(out: Output) -> Engine {
+    fn new(out: Output, limits: EngineLimits) -> Engine {
         Engine {
             out,
+            limits,
             options: Options::default(),
             position: None,
             slot: Slot::Empty,
@@ -137,7 +168,7 @@ impl Engine {
             Command::Stop | Command::GameOver => self.stop(),
             Command::Quit => {
                 self.stop();
-                self.wait_for_search(Some(QUIT_GRACE));
+                self.wait_for_search(Some(self.limits.quit_grace));
                 return false;
             }
             Command::Refused { error, reply } => {
@@ -223,7 +254,7 @@ impl Engine {
         let solver = self.idle_solver();
         let limits = SearchLimits {
             time,
-            nodes: None,
+            nodes: self.limits.max_nodes,
             info_interval: (self.options.pv_interval_ms > 0)
                 .then(|| Duration::from_millis(self.options.pv_interval_ms)),
         };
@@ -252,12 +283,16 @@ impl Engine {
 
     /// Takes the solver out of the slot, building or resizing it as the options say.
     fn idle_solver(&mut self) -> CheckedSolver {
+        let hash_mb = self
+            .options
+            .hash_mb
+            .min(self.limits.max_hash_mb.unwrap_or(usize::MAX));
         let mut solver = match std::mem::replace(&mut self.slot, Slot::Empty) {
             Slot::Idle(s) => s,
-            Slot::Empty => CheckedSolver::new(self.options.hash_mb),
+            Slot::Empty => CheckedSolver::new(hash_mb),
             Slot::Busy(_) => unreachable!("idle_solver is only called when no search runs"),
         };
-        solver.ensure_size(self.options.hash_mb);
+        solver.ensure_size(hash_mb);
         if std::mem::take(&mut self.clear_pending) {
             solver.clear();
         }

@@ -1,15 +1,11 @@
-//! The front ends: the USI protocol for GUIs and harnesses, and the `solve` and `bench` commands.
+//! The USI protocol, for GUIs and harnesses: the command loop, command parsing, options, and output.
 //!
-//! Everything here goes through `checked::CheckedSolver`, so no front end can print a mate line that
-//! `verify_mate_line` has not passed.
+//! Searches go through `crate::checked::CheckedSolver`, so no `checkmate` line can carry a mate that
+//! `verify_mate_line` has not passed. The command-line modes live in `crate::cli`.
 
-pub mod bench;
-pub mod checked;
 pub mod command;
 pub mod engine;
-pub mod json;
 pub mod options;
 pub mod output;
-pub mod shell;
 
-pub use engine::run;
+pub use engine::{EngineLimits, run, run_with_limits};

@@ -3,11 +3,9 @@
 //! Every check lives here so that a bad `setoption` is refused with a reason and the old value kept:
 //! a GUI that sends garbage must not leave the engine half-configured.
 
+use crate::checked::{HASH_DEFAULT_MB, HASH_MAX_MB, HASH_MIN_MB, TableSizeError, check_table_size};
 use std::fmt;
 
-pub const HASH_DEFAULT_MB: usize = 256;
-pub const HASH_MIN_MB: usize = 1;
-pub const HASH_MAX_MB: usize = 65536;
 pub const PV_INTERVAL_DEFAULT_MS: u64 = 1000;
 pub const PV_INTERVAL_MAX_MS: u64 = 3_600_000;
 
@@ -46,11 +44,8 @@ pub enum OptionError {
         min: u64,
         max: u64,
     },
-    TooLarge {
-        name: &'static str,
-        value_mb: usize,
-        memory_mb: u64,
-    },
+    /// In the announced range, but refused by `check_table_size` (more than the machine's memory).
+    TableSize(TableSizeError),
     NotABool {
         name: &'static str,
         value: String,
@@ -73,16 +68,7 @@ impl fmt::Display for OptionError {
             } => {
                 write!(f, "{name}: {value} is out of range ({min}..={max})")
             }
-            OptionError::TooLarge {
-                name,
-                value_mb,
-                memory_mb,
-            } => {
-                write!(
-                    f,
-                    "{name}: {value_mb} MiB is more than this machine's memory ({memory_mb} MiB)"
-                )
-            }
+            OptionError::TableSize(e) => write!(f, "{}: {e}", HASH.name),
             OptionError::NotABool { name, value } => {
                 write!(f, "{name}: '{value}' is not true or false")
             }
@@ -175,7 +161,7 @@ impl Options {
         match key.as_str() {
             "usi_hash" => {
                 let mb = n as usize;
-                check_hash_mb(mb)?;
+                check_table_size(mb).map_err(OptionError::TableSize)?;
                 self.hash_mb = mb;
             }
             "threads" => self.threads = n as usize,
@@ -194,38 +180,6 @@ fn parse_bool(name: &'static str, value: &str) -> Result<bool, OptionError> {
             value: value.to_string(),
         }),
     }
-}
-
-/// Refuses a table size outside the announced range or larger than the machine's memory: allocating it
-/// would abort the process (Rust does not unwind on allocation failure) or swap it to a standstill.
-pub fn check_hash_mb(mb: usize) -> Result<(), OptionError> {
-    if !(HASH_MIN_MB..=HASH_MAX_MB).contains(&mb) {
-        return Err(OptionError::OutOfRange {
-            name: HASH.name,
-            value: mb as i128,
-            min: HASH.min,
-            max: HASH.max,
-        });
-    }
-    if let Some(memory_mb) = physical_memory_mb()
-        && mb as u64 > memory_mb
-    {
-        return Err(OptionError::TooLarge {
-            name: HASH.name,
-            value_mb: mb,
-            memory_mb,
-        });
-    }
-    Ok(())
-}
-
-/// Total RAM in MiB, where the OS tells it cheaply (Linux); `None` elsewhere, and then only the range
-/// check applies.
-fn physical_memory_mb() -> Option<u64> {
-    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
-    let line = text.lines().find(|l| l.starts_with("MemTotal:"))?;
-    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
-    Some(kib / 1024)
 }
 
 #[cfg(test)]

@@ -1,7 +1,7 @@
 //! The engine's one output channel, shared by the command loop and the search thread, and the
 //! formatting of `info` lines.
 
-use crate::position::Move;
+use crate::checked::{nps, usi_moves};
 use crate::search::SearchInfo;
 use std::io::Write;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -44,21 +44,6 @@ impl Output {
     pub fn is_broken(&self) -> bool {
         self.broken.load(Ordering::Relaxed)
     }
-}
-
-/// Moves in USI notation, space separated.
-pub fn usi_moves(moves: &[Move]) -> String {
-    moves
-        .iter()
-        .map(|m| m.to_usi())
-        .collect::<Vec<_>>()
-        .join(" ")
-}
-
-/// Nodes per second, guarded against a zero elapsed time.
-pub fn nps(nodes: u64, elapsed: Duration) -> u64 {
-    let ms = elapsed.as_millis().max(1);
-    (u128::from(nodes) * 1000 / ms).min(u128::from(u64::MAX)) as u64
 }
 
 /// `info time … nodes … nps … hashfull … [pv …]` for a progress report.
@@ -142,6 +127,5 @@ mod tests {
             info_line(&quiet),
             "info time 500 nodes 5000 nps 10000 hashfull 12"
         );
-        assert_eq!(nps(7, Duration::ZERO), 7000);
     }
 }

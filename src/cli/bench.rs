@@ -2,9 +2,8 @@
 //! counts what was solved, what was wrong, what timed out and which rows kanju refused as illegal
 //! positions.
 
-use super::checked::{Answer, CheckedSolver, Report, read_problem};
-use super::output::nps;
-use super::shell::limits_from_ms;
+use super::solve::limits_from_ms;
+use crate::checked::{Answer, CheckedSolver, Report, nps};
 use crate::search::SearchLimits;
 use std::fmt;
 use std::io::{self, Write};
@@ -163,16 +162,12 @@ pub fn bench_problem(
     limits: &SearchLimits,
     minimax: bool,
 ) -> (Grade, Option<Report>) {
-    match read_problem(&problem.sfen) {
+    match solver.solve_text(&problem.sfen, limits, &AtomicBool::new(false)) {
         Err(why) => (Grade::Illegal(why), None),
-        Ok(root) => {
-            solver.clear();
-            let report = solver.solve(&root, limits, &AtomicBool::new(false), &mut |_| {});
-            (
-                grade(problem.expected, &report.answer, minimax),
-                Some(report),
-            )
-        }
+        Ok((_, report)) => (
+            grade(problem.expected, &report.answer, minimax),
+            Some(report),
+        ),
     }
 }
 
@@ -371,6 +366,7 @@ fn problem_line(p: &Problem, r: Option<&Report>, g: &Grade) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::checked::read_problem;
     use crate::position::Position;
 
     #[test]

@@ -1,11 +1,17 @@
-//! The solver as every front end uses it: mate lines verified before anyone prints them, and a panic
-//! inside the search turned into an error answer instead of a dead process.
+//! The solver as every front end (USI, the command line) uses it: mate lines verified before anyone
+//! prints them, a panic inside the search turned into an error answer instead of a dead process, and
+//! the table sizes a front end may ask for.
 
 use crate::position::{Move, Position};
 use crate::search::{MateOutcome, SearchInfo, SearchLimits, Solver, verify_mate_line};
+use std::fmt;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
+
+pub const HASH_DEFAULT_MB: usize = 256;
+pub const HASH_MIN_MB: usize = 1;
+pub const HASH_MAX_MB: usize = 65536;
 
 pub const UNVERIFIED: &str = "internal: unverified mate line";
 pub const INTERNAL_ERROR: &str = "internal error";
@@ -55,6 +61,72 @@ pub fn check(root: &Position, outcome: MateOutcome) -> Answer {
     }
 }
 
+/// Why a table size was refused.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum TableSizeError {
+    OutOfRange(usize),
+    MoreThanMemory { mb: usize, memory_mb: u64 },
+}
+
+impl fmt::Display for TableSizeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            TableSizeError::OutOfRange(mb) => {
+                write!(
+                    f,
+                    "{mb} MiB is out of range ({HASH_MIN_MB}..={HASH_MAX_MB})"
+                )
+            }
+            TableSizeError::MoreThanMemory { mb, memory_mb } => {
+                write!(
+                    f,
+                    "{mb} MiB is more than this machine's memory ({memory_mb} MiB)"
+                )
+            }
+        }
+    }
+}
+
+impl std::error::Error for TableSizeError {}
+
+/// Refuses a table size outside the announced range or larger than the machine's memory: allocating it
+/// would abort the process (Rust does not unwind on allocation failure) or swap it to a standstill.
+pub fn check_table_size(mb: usize) -> Result<(), TableSizeError> {
+    if !(HASH_MIN_MB..=HASH_MAX_MB).contains(&mb) {
+        return Err(TableSizeError::OutOfRange(mb));
+    }
+    if let Some(memory_mb) = physical_memory_mb()
+        && mb as u64 > memory_mb
+    {
+        return Err(TableSizeError::MoreThanMemory { mb, memory_mb });
+    }
+    Ok(())
+}
+
+/// Total RAM in MiB, where the OS tells it cheaply (Linux); `None` elsewhere, and then only the range
+/// check applies.
+fn physical_memory_mb() -> Option<u64> {
+    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = text.lines().find(|l| l.starts_with("MemTotal:"))?;
+    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kib / 1024)
+}
+
+/// Moves in USI notation, space separated: how both the USI protocol and `kanju solve` print a line.
+pub fn usi_moves(moves: &[Move]) -> String {
+    moves
+        .iter()
+        .map(|m| m.to_usi())
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// Nodes per second, guarded against a zero elapsed time.
+pub fn nps(nodes: u64, elapsed: Duration) -> u64 {
+    let ms = elapsed.as_millis().max(1);
+    (u128::from(nodes) * 1000 / ms).min(u128::from(u64::MAX)) as u64
+}
+
 /// A `Solver` together with the table size it was built with.
 pub struct CheckedSolver {
     solver: Solver,
@@ -92,6 +164,21 @@ impl CheckedSolver {
     /// Sets the search's internal switches (kept across `ensure_size`).
     pub fn set_config(&mut self, config: crate::search::SearchConfig) {
         self.solver.set_config(config);
+    }
+
+    /// Reads one problem text (see `read_problem`) and solves it on a cleared table, so that the answer
+    /// does not depend on what was solved before (the command line's problems are unrelated). A text
+    /// that is not a mate problem is `Err` with the reason, and never reaches the search.
+    pub fn solve_text(
+        &mut self,
+        text: &str,
+        limits: &SearchLimits,
+        stop: &AtomicBool,
+    ) -> Result<(Position, Report), String> {
+        let root = read_problem(text)?;
+        self.clear();
+        let report = self.solve(&root, limits, stop, &mut |_| {});
+        Ok((root, report))
     }
 
     /// Searches `root` (which should have passed `validate_mate_problem`). A panic in the search is
@@ -146,6 +233,17 @@ mod tests {
         assert!(read_problem("not a position").is_err());
         assert!(read_problem("9/9/9/9/9/9/9/9/4K4 b - 1").is_err());
         assert!(read_problem("position sfen 4k4/9/4P4/9/9/9/9/9/9 b G 1").is_ok());
+    }
+
+    #[test]
+    fn refuses_table_sizes_out_of_range() {
+        assert_eq!(check_table_size(1), Ok(()));
+        assert_eq!(check_table_size(0), Err(TableSizeError::OutOfRange(0)));
+        assert_eq!(
+            check_table_size(HASH_MAX_MB + 1),
+            Err(TableSizeError::OutOfRange(HASH_MAX_MB + 1))
+        );
+        assert_eq!(nps(7, Duration::ZERO), 7000);
     }
 
     #[test]

@@ -1,0 +1,88 @@
+//! The `kanju solve --json` record: one object per problem, written by `serde_json`.
+//!
+//! The field names and their order are part of kanju's interface (the README documents them):
+//! scripts read them, so renaming one is a breaking change.
+
+use crate::checked::{Answer, Report};
+use serde::Serialize;
+
+/// One line of `solve --json`.
+#[derive(Debug, Serialize)]
+pub struct SolveRecord<'a> {
+    /// The input as given (trimmed).
+    pub sfen: &'a str,
+    /// `mate`, `nomate`, `timeout` or `error`.
+    pub result: &'static str,
+    /// Plies of the mate; `null` unless `result` is `mate`.
+    pub length: Option<usize>,
+    /// The mating line in USI notation; empty unless `result` is `mate`.
+    pub pv: Vec<String>,
+    pub nodes: u64,
+    pub time_ms: u64,
+    /// Why the input was refused or the search failed; `null` unless `result` is `error`.
+    pub error: Option<&'a str>,
+}
+
+impl<'a> SolveRecord<'a> {
+    pub fn new(sfen: &'a str, report: &'a Report) -> SolveRecord<'a> {
+        let (result, pv, error) = match &report.answer {
+            Answer::Mate(line) => ("mate", line.iter().map(|m| m.to_usi()).collect(), None),
+            Answer::NoMate => ("nomate", Vec::new(), None),
+            Answer::Timeout => ("timeout", Vec::new(), None),
+            Answer::Error(e) => ("error", Vec::new(), Some(e.as_str())),
+        };
+        SolveRecord {
+            sfen,
+            result,
+            length: matches!(report.answer, Answer::Mate(_)).then_some(pv.len()),
+            pv,
+            nodes: report.nodes,
+            time_ms: u64::try_from(report.elapsed.as_millis()).unwrap_or(u64::MAX),
+            error,
+        }
+    }
+
+    /// The record on one line (`serde_json` escapes every control character, so it cannot break).
+    pub fn to_line(&self) -> String {
+        serde_json::to_string(self).expect("a record of strings and numbers always serialises")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::position::Position;
+    use std::time::Duration;
+
+    fn report(answer: Answer) -> Report {
+        Report {
+            answer,
+            nodes: 12,
+            elapsed: Duration::from_millis(3),
+            note: None,
+        }
+    }
+
+    #[test]
+    fn keeps_the_documented_fields_in_order() {
+        let r = report(Answer::Error("malformed SFEN: \"x\"\n".into()));
+        assert_eq!(
+            SolveRecord::new("x", &r).to_line(),
+            r#"{"sfen":"x","result":"error","length":null,"pv":[],"nodes":12,"time_ms":3,"error":"malformed SFEN: \"x\"\n"}"#
+        );
+        let pos = Position::from_sfen("4k4/9/4P4/9/9/9/9/9/9 b G 1").unwrap();
+        let m = pos.parse_usi_move("G*5b").unwrap();
+        let r = report(Answer::Mate(vec![m]));
+        assert_eq!(
+            SolveRecord::new("詰\u{1}", &r).to_line(),
+            "{\"sfen\":\"詰\\u0001\",\"result\":\"mate\",\"length\":1,\"pv\":[\"G*5b\"],\"nodes\":12,\"time_ms\":3,\"error\":null}"
+        );
+        for (answer, word) in [(Answer::NoMate, "nomate"), (Answer::Timeout, "timeout")] {
+            let r = report(answer);
+            let v: serde_json::Value =
+                serde_json::from_str(&SolveRecord::new("s", &r).to_line()).unwrap();
+            assert_eq!(v["result"], word);
+            assert!(v["length"].is_null() && v["error"].is_null());
+        }
+    }
+}

@@ -1,0 +1,264 @@
+//! `kanju solve`: one answer per problem, in input order, for scripts and people.
+//!
+//! Problems are solved by `--jobs` worker threads, each with a table of its own (see `batch`); the
+//! answers are printed in input order as soon as every earlier one is known. How an answer is printed
+//! (`--format`, `--notation`) is decided here.
+
+use super::batch::{self, Progress};
+use super::json::SolveRecord;
+use super::kif::kif_record;
+use super::notation::japanese_line;
+use crate::checked::{Answer, Report, usi_moves};
+use crate::position::Position;
+use crate::search::{SearchLimits, problem_position};
+use std::io::{self, BufRead, Write};
+use std::time::Duration;
+
+/// How answers are written.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+pub enum Format {
+    /// `mate <len> <moves>`, `nomate`, `timeout` or `error <message>`, one line per problem.
+    #[default]
+    Text,
+    /// One JSON object per line (see `json::SolveRecord`).
+    Json,
+    /// A KIF record per problem: the diagram and the mate line, for ShogiHome and other readers.
+    Kif,
+}
+
+/// How the moves of a mate line are written in `--format text`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+pub enum Notation {
+    /// `8c1c 1b1a` (what engines and GUIs exchange).
+    #[default]
+    Usi,
+    /// `☗１三竜 ☖同　玉` (the Japan Shogi Association's notation).
+    Ja,
+}
+
+/// How `kanju solve` runs.
+#[derive(Clone, Debug)]
+pub struct SolveOptions {
+    /// Per problem; 0 = no limit.
+    pub time_ms: u64,
+    /// Nodes per problem, at most (a limit that does not depend on the machine's speed).
+    pub nodes: Option<u64>,
+    /// Per worker: every job has a table of this size.
+    pub hash_mb: usize,
+    pub format: Format,
+    pub notation: Notation,
+    /// Worker threads (at least 1).
+    pub jobs: usize,
+    /// Draw a progress bar on stderr (only done when stderr is a terminal).
+    pub progress: bool,
+}
+
+/// Time limits as the command line gives them: 0 means none.
+pub fn limits_from_ms(time_ms: u64) -> SearchLimits {
+    SearchLimits {
+        time: (time_ms > 0).then(|| Duration::from_millis(time_ms)),
+        nodes: None,
+        info_interval: None,
+    }
+}
+
+/// A line worth solving: not blank, not a `#` comment.
+pub fn is_problem_line(line: &str) -> bool {
+    let t = line.trim();
+    !t.is_empty() && !t.starts_with('#')
+}
+
+/// Solves each problem text (from `problems`, or from `input` lines when `problems` is empty) and
+/// writes one answer each, in input order. Returns false if any problem was answered with `error`.
+pub fn run_solve(
+    problems: &[String],
+    opts: &SolveOptions,
+    input: impl BufRead + Send + 'static,
+    out: &mut impl Write,
+) -> io::Result<bool> {
+    let source: Box<dyn Iterator<Item = io::Result<String>> + Send> = if problems.is_empty() {
+        // Bytes, not `lines()`: a line that is not UTF-8 is one more malformed problem (answered with
+        // `error`), not the end of the input.
+        Box::new(
+            input
+                .split(b'\n')
+                .map(|line| line.map(|b| String::from_utf8_lossy(&b).into_owned())),
+        )
+    } else {
+        // Owned: the feeder thread outlives this call when a write fails.
+        let owned: Vec<String> = problems.to_vec();
+        Box::new(owned.into_iter().map(Ok))
+    };
+    let texts = source.filter(|line| line.as_ref().map_or(true, |l| is_problem_line(l)));
+    let progress = Progress::new(
+        opts.progress,
+        (!problems.is_empty()).then_some(problems.len()),
+    );
+    let limits = SearchLimits {
+        nodes: opts.nodes,
+        ..limits_from_ms(opts.time_ms)
+    };
+    let mut all_ok = true;
+    batch::run(
+        texts,
+        opts.jobs,
+        opts.hash_mb,
+        &progress,
+        |solver, text, stop| {
+            let solved = solver.solve_text(text, &limits, stop);
+            render(text.trim(), &solved, opts)
+        },
+        |rendered: Rendered| {
+            all_ok &= rendered.ok;
+            progress.suspend(|| {
+                out.write_all(rendered.text.as_bytes())?;
+                out.flush()
+            })
+        },
+    )?;
+    progress.finish();
+    Ok(all_ok)
+}
+
+/// One problem's output, ready to print.
+pub struct Rendered {
+    /// Whole lines, each ending in a newline.
+    pub text: String,
+    /// False when the answer was `error`.
+    pub ok: bool,
+}
+
+/// Writes one answer in the chosen format.
+pub fn render(
+    text: &str,
+    solved: &Result<(Position, Report), String>,
+    opts: &SolveOptions,
+) -> Rendered {
+    let refused;
+    let report = match solved {
+        Ok((_, report)) => report,
+        Err(e) => {
+            refused = Report {
+                answer: Answer::Error(e.clone()),
+                nodes: 0,
+                elapsed: Duration::ZERO,
+                note: None,
+            };
+            &refused
+        }
+    };
+    let text = match (opts.format, solved) {
+        (Format::Json, _) => format!("{}\n", SolveRecord::new(text, report).to_line()),
+        (Format::Kif, Ok((root, report))) => {
+            format!("{}\n", kif_record(text, root, &report.answer))
+        }
+        (Format::Kif, Err(e)) => format!("# kanju: error {}: {}\n\n", one_line(e), one_line(text)),
+        (Format::Text, Ok((root, report))) => {
+            format!("{}\n", plain_line(root, &report.answer, opts.notation))
+        }
+        (Format::Text, Err(e)) => format!("error {}\n", one_line(e)),
+    };
+    Rendered {
+        text,
+        ok: !matches!(report.answer, Answer::Error(_)),
+    }
+}
+
+/// `mate <len> <moves>` / `nomate` / `timeout` / `error <message>`.
+pub fn plain_line(root: &Position, answer: &Answer, notation: Notation) -> String {
+    match answer {
+        Answer::Mate(line) => {
+            let moves = match notation {
+                Notation::Usi => usi_moves(line),
+                Notation::Ja => japanese_line(&problem_position(root), line).join(" "),
+            };
+            format!("mate {} {moves}", line.len())
+        }
+        Answer::NoMate => "nomate".into(),
+        Answer::Timeout => "timeout".into(),
+        Answer::Error(e) => format!("error {}", one_line(e)),
+    }
+}
+
+/// Keeps a message on one output line whatever it quotes.
+fn one_line(s: &str) -> String {
+    s.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn opts(format: Format, jobs: usize) -> SolveOptions {
+        SolveOptions {
+            time_ms: 30_000,
+            nodes: None,
+            hash_mb: 1,
+            format,
+            notation: Notation::Usi,
+            jobs,
+            progress: false,
+        }
+    }
+
+    #[test]
+    fn formats_answers() {
+        let root = Position::startpos();
+        assert_eq!(plain_line(&root, &Answer::NoMate, Notation::Usi), "nomate");
+        assert_eq!(plain_line(&root, &Answer::Timeout, Notation::Ja), "timeout");
+        assert_eq!(
+            plain_line(&root, &Answer::Error("bad\nthing".into()), Notation::Usi),
+            "error bad thing"
+        );
+    }
+
+    #[test]
+    fn skips_blank_and_comment_lines() {
+        assert!(!is_problem_line("   "));
+        assert!(!is_problem_line("# a comment"));
+        assert!(is_problem_line("startpos"));
+    }
+
+    #[test]
+    fn a_malformed_problem_is_an_error_line() {
+        let mut out = Vec::new();
+        let input = "# header\n\nnot a sfen\n".as_bytes();
+        let ok = run_solve(&[], &opts(Format::Text, 1), input, &mut out).unwrap();
+        assert!(!ok);
+        let text = String::from_utf8(out).unwrap();
+        assert!(text.starts_with("error "), "{text}");
+        assert_eq!(text.lines().count(), 1);
+    }
+
+    #[test]
+    fn answers_come_in_input_order_whatever_the_jobs() {
+        // A slow problem first: with two jobs the quick ones finish before it, and must wait.
+        let mate3 = "position sfen 9/8k/9/7RG/9/9/9/9/9 b r2b3g4s4n4l18p 1";
+        let input = format!("{mate3}\nbad one\n4k4/9/9/9/9/9/9/9/9 b - 1\n{mate3}\nbad two\n");
+        let mut expected = Vec::new();
+        run_solve(
+            &[],
+            &opts(Format::Json, 1),
+            io::Cursor::new(input.clone()),
+            &mut expected,
+        )
+        .unwrap();
+        let mut got = Vec::new();
+        run_solve(
+            &[],
+            &opts(Format::Json, 3),
+            io::Cursor::new(input),
+            &mut got,
+        )
+        .unwrap();
+        let sfens = |out: &[u8]| -> Vec<String> {
+            String::from_utf8(out.to_vec())
+                .unwrap()
+                .lines()
+                .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap()["sfen"].to_string())
+                .collect()
+        };
+        assert_eq!(sfens(&got).len(), 5);
+        assert_eq!(sfens(&got), sfens(&expected));
+    }
+}
