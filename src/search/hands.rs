@@ -188,8 +188,8 @@ mod tests {
     fn distant_check_needs_the_kinds_the_defender_lacks() {
         // Black holds every gold and the rook checks from afar: with fewer golds White could interpose
         // one, so the golds are part of the proof. White holds pawns, so pawns are not.
-        let mut p = pos("8k/9/9/9/9/9/9/9/8R b 4GP 1");
-        let m = p.parse_usi_move("1i1h").unwrap();
+        let mut p = pos("8k/9/9/9/9/9/9/9/7R1 b 4GP 1");
+        let m = p.parse_usi_move("2i1i").unwrap();
         p.do_move(m);
         let extra = and_proof_extra(&p, Color::Black);
         assert_eq!(extra.count(PieceKind::Gold), 4);
