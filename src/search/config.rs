@@ -47,7 +47,7 @@ impl Default for SearchConfig {
         SearchConfig {
             aggregation: Aggregation::Weak,
             eps_den: 4,
-            edge_cost: 2,
+            edge_cost: 0,
             chains: true,
             promo_chains: true,
             mate1: true,
