@@ -3,7 +3,7 @@
 //! the table sizes a front end may ask for.
 
 use crate::position::{Move, Position};
-use crate::search::{MateOutcome, SearchInfo, SearchLimits, Solver, verify_mate_line};
+use crate::search::{MateOutcome, PvLevel, SearchInfo, SearchLimits, Solver, verify_mate_line};
 use std::fmt;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::atomic::AtomicBool;
@@ -35,8 +35,11 @@ pub struct Report {
     pub answer: Answer,
     pub nodes: u64,
     pub elapsed: Duration,
-    /// Why the search gave up before its limits, if it did (said in an `info string`).
+    /// Why the search gave up before its limits, if it did, or why a mate line is not known to be the
+    /// shortest (said in an `info string`).
     pub note: Option<String>,
+    /// A mate whose length is proven to be the minimax length.
+    pub exact: bool,
 }
 
 /// Reads a mate problem: a bare SFEN, `sfen …`, `startpos` or a whole `position …` command, refused
@@ -149,10 +152,11 @@ impl CheckedSolver {
     pub fn ensure_size(&mut self, hash_mb: usize) {
         if hash_mb != self.hash_mb {
             // Drop the old table first so that both are never alive at once.
-            let config = self.solver.config().clone();
+            let (config, level) = (self.solver.config().clone(), self.solver.pv_level());
             self.solver = Solver::new(1);
             self.solver.resize(hash_mb);
             self.solver.set_config(config);
+            self.solver.set_pv_level(level);
             self.hash_mb = hash_mb;
         }
     }
@@ -164,6 +168,11 @@ impl CheckedSolver {
     /// Sets the search's internal switches (kept across `ensure_size`).
     pub fn set_config(&mut self, config: crate::search::SearchConfig) {
         self.solver.set_config(config);
+    }
+
+    /// How much work goes into the mating line (kept across `ensure_size`).
+    pub fn set_pv_level(&mut self, level: PvLevel) {
+        self.solver.set_pv_level(level);
     }
 
     /// Reads one problem text (see `read_problem`) and solves it on a cleared table, so that the answer
@@ -201,23 +210,27 @@ impl CheckedSolver {
                 nodes: r.nodes,
                 elapsed: r.elapsed,
                 note: r.note,
+                exact: r.exact,
             },
             Ok(Err(e)) => Report {
                 answer: Answer::Error(e.to_string()),
                 nodes: 0,
                 elapsed: start.elapsed(),
                 note: None,
+                exact: false,
             },
             Err(_) => {
                 log::error!("the search panicked on {root:?}");
-                let config = self.solver.config().clone();
+                let (config, level) = (self.solver.config().clone(), self.solver.pv_level());
                 self.solver = Solver::new(self.hash_mb);
                 self.solver.set_config(config);
+                self.solver.set_pv_level(level);
                 Report {
                     answer: Answer::Error(INTERNAL_ERROR.to_string()),
                     nodes: 0,
                     elapsed: start.elapsed(),
                     note: None,
+                    exact: false,
                 }
             }
         }

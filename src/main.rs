@@ -6,6 +6,7 @@ use kanju::checked::{HASH_DEFAULT_MB, check_table_size};
 use kanju::cli::bench::{BenchOptions, run_bench};
 use kanju::cli::solve::{Format, Notation, SolveOptions, run_solve};
 use kanju::cli::{on_search_stack, perft_report};
+use kanju::search::PvLevel;
 use std::io::{BufReader, ErrorKind};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -55,6 +56,10 @@ enum Command {
         /// No progress bar (it is only drawn when stderr is a terminal anyway).
         #[arg(long)]
         no_progress: bool,
+        /// The mating line: `min-length` (the shortest mate against the longest defence), `upper-bound`
+        /// (no longer than the proof found; cheaper) or `none` (the first proof's line).
+        #[arg(long, default_value = "min-length", value_parser = parse_pv)]
+        pv: PvLevel,
     },
     /// Run problem files (id, sfen, expected, pv, note; tab separated) and count solved, wrong and
     /// timed-out problems. Exits with 1 if any answer was wrong.
@@ -84,6 +89,9 @@ enum Command {
         /// Node limit per problem (deterministic, unlike a time limit).
         #[arg(long)]
         nodes: Option<u64>,
+        /// The mating line, as for `solve`.
+        #[arg(long, default_value = "min-length", value_parser = parse_pv)]
+        pv: PvLevel,
     },
     /// Count the leaves of the legal move tree (move generator check and benchmark).
     Perft {
@@ -100,6 +108,10 @@ fn parse_hash_mb(s: &str) -> Result<usize, String> {
         .map_err(|_| format!("'{s}' is not a size in MiB"))?;
     check_table_size(mb).map_err(|e| e.to_string())?;
     Ok(mb)
+}
+
+fn parse_pv(s: &str) -> Result<PvLevel, String> {
+    PvLevel::parse(s).ok_or_else(|| format!("'{s}' is not none, upper-bound or min-length"))
 }
 
 fn parse_config(s: &str) -> Result<kanju::search::SearchConfig, String> {
@@ -135,6 +147,7 @@ fn run_command(command: Command) -> ExitCode {
             json,
             notation,
             no_progress,
+            pv,
         } => {
             let opts = SolveOptions {
                 time_ms,
@@ -144,6 +157,7 @@ fn run_command(command: Command) -> ExitCode {
                 notation,
                 jobs: usize::from(jobs),
                 progress: !no_progress,
+                pv,
             };
             solve(&sfens, &opts)
         }
@@ -156,6 +170,7 @@ fn run_command(command: Command) -> ExitCode {
             verbose,
             config,
             nodes,
+            pv,
         } => {
             let opts = BenchOptions {
                 time_ms,
@@ -165,6 +180,7 @@ fn run_command(command: Command) -> ExitCode {
                 verbose,
                 config: config.unwrap_or_default(),
                 nodes,
+                pv,
             };
             bench(&files, &opts)
         }

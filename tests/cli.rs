@@ -127,7 +127,7 @@ fn solve_json() {
     assert!(
         mate.contains("\"nodes\":")
             && mate.contains("\"time_ms\":")
-            && mate.ends_with("\"error\":null}"),
+            && mate.ends_with("\"error\":null,\"exact\":true,\"note\":null}"),
         "{mate}"
     );
     let error = &lines[1];
@@ -143,6 +143,31 @@ fn solve_json() {
         Some(1),
         "an error line makes the exit status 1"
     );
+}
+
+/// `--pv`: the default prints the minimax line (and says it is exact in JSON); `none` and
+/// `upper-bound` print real mates, never shorter; a bad level is refused by the parser.
+#[test]
+fn solve_pv_levels() {
+    // yaneuraou-mate3 row yo-m3-17: a mate in 3 whose first proof is longer.
+    let sfen = "3g2S1l/3s2k2/3ppplpp/2p3R2/rP7/1LP1P2P1/N2P1P2P/2GSG4/3KN2NL b BG4Pbsnp 89";
+    let out = kanju(&["solve", "--hash-mb", "16", "--json", sfen], "");
+    let line = &stdout_lines(&out)[0];
+    assert!(
+        line.contains("\"length\":3,") && line.contains("\"exact\":true"),
+        "{line}"
+    );
+    for level in ["none", "upper-bound", "min-length"] {
+        let out = kanju(&["solve", "--hash-mb", "16", "--pv", level, sfen], "");
+        let line = &stdout_lines(&out)[0];
+        let len: usize = line.split_whitespace().nth(1).unwrap().parse().unwrap();
+        assert!(line.starts_with("mate ") && len >= 3, "{level}: {line}");
+        if level == "min-length" {
+            assert_eq!(len, 3, "{line}");
+        }
+    }
+    let out = kanju(&["solve", "--pv", "shortest", sfen], "");
+    assert_eq!(out.status.code(), Some(2));
 }
 
 #[test]

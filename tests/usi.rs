@@ -705,3 +705,52 @@ fn latencies() {
         );
     }
 }
+
+/// yaneuraou-mate3 row yo-m3-17: a mate in 3 whose first proof is a much longer line (15 plies when
+/// this test was written). A GUI user asking for its mate must be shown the 3 plies.
+const YO_M3_17: &str = "3g2S1l/3s2k2/3ppplpp/2p3R2/rP7/1LP1P2P1/N2P1P2P/2GSG4/3KN2NL b BG4Pbsnp 89";
+
+/// `PostSearchLevel` is announced as a combo, `MinLength` (the default) prints the minimax line with
+/// an `info … score mate N pv …` line of the same length before it, and `None` prints the first
+/// proof's line, which is a real mate but no shorter.
+#[test]
+fn post_search_level_chooses_the_line() {
+    let mut e = Engine::start();
+    e.send("usi");
+    let hello = e.read_until("usiok", QUICK);
+    assert!(
+        hello.contains(
+            &"option name PostSearchLevel type combo default MinLength var None var UpperBound var MinLength"
+                .to_string()
+        ),
+        "{hello:?}"
+    );
+    e.send("setoption name USI_Hash value 32");
+    e.send("isready");
+    e.read_until("readyok", ANSWER);
+    e.send(&format!("position sfen {YO_M3_17}"));
+    e.send("go mate 60000");
+    let lines = e.read_until("checkmate", ANSWER);
+    let answer = lines.last().unwrap();
+    let line = assert_mate(YO_M3_17, answer, 3);
+    assert_eq!(line.len(), 3, "{answer}");
+    let moves = answer.strip_prefix("checkmate ").unwrap();
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("info ") && l.ends_with(&format!("score mate 3 pv {moves}"))),
+        "no 'score mate 3' line before the answer: {lines:?}"
+    );
+    for level in ["None", "UpperBound"] {
+        e.send(&format!("setoption name PostSearchLevel value {level}"));
+        e.send("usinewgame");
+        e.send(&format!("position sfen {YO_M3_17}"));
+        e.send("go mate 60000");
+        assert_mate(YO_M3_17, &e.checkmate(ANSWER), 3);
+    }
+    let refused = e.answer_to("setoption name PostSearchLevel value Shortest");
+    assert!(
+        refused.iter().any(|l| l.starts_with("info string error")),
+        "{refused:?}"
+    );
+}

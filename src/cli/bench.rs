@@ -25,6 +25,8 @@ pub struct BenchOptions {
     pub config: crate::search::SearchConfig,
     /// Node limit per problem (deterministic, for measurements).
     pub nodes: Option<u64>,
+    /// How much work goes into each mating line.
+    pub pv: crate::search::PvLevel,
 }
 
 /// The `expected` column.
@@ -119,6 +121,9 @@ pub enum Grade {
     Exact,
     /// Right, but not of the recorded length (or no length to compare).
     Solved,
+    /// A verified mate whose line is longer than the minimax length: right, but not the shortest
+    /// mate against the longest defence. Counted as solved, and apart.
+    Longer,
     /// A verified mate whose line is shorter than the minimax length: the mate is real (df-pn proved
     /// it), but the printed line lets the defender give up early. Counted as solved, and apart.
     Short,
@@ -149,6 +154,7 @@ pub fn grade(expected: Expected, answer: &Answer, minimax: bool) -> Grade {
         (Answer::Mate(_), Expected::NoMateWithin(_) | Expected::MateUnknown) => Grade::Solved,
         (Answer::Mate(l), Expected::Mate(n)) if l.len() == n => Grade::Exact,
         (Answer::Mate(l), Expected::Mate(n)) if l.len() < n && minimax => Grade::Short,
+        (Answer::Mate(l), Expected::Mate(n)) if l.len() > n && minimax => Grade::Longer,
         (Answer::Mate(_), Expected::Mate(_)) => Grade::Solved,
     }
 }
@@ -180,6 +186,8 @@ pub struct Totals {
     pub exact: usize,
     /// Solved with a line shorter than the minimax length (see `Grade::Short`).
     pub short: usize,
+    /// Solved with a line longer than the minimax length (see `Grade::Longer`).
+    pub longer: usize,
     pub wrong: usize,
     pub timeouts: usize,
     /// Rows whose SFEN kanju refused (see `Grade::Illegal`).
@@ -204,6 +212,10 @@ impl Totals {
                 self.solved += 1;
                 self.short += 1;
             }
+            Grade::Longer => {
+                self.solved += 1;
+                self.longer += 1;
+            }
             Grade::Wrong(_) => self.wrong += 1,
             Grade::Timeout => self.timeouts += 1,
             Grade::Illegal(_) => self.illegal += 1,
@@ -211,7 +223,10 @@ impl Totals {
         if let Some(r) = report {
             self.time += r.elapsed;
             self.nodes += r.nodes;
-            if matches!(grade, Grade::Exact | Grade::Solved | Grade::Short) {
+            if matches!(
+                grade,
+                Grade::Exact | Grade::Solved | Grade::Short | Grade::Longer
+            ) {
                 self.solved_times.push(r.elapsed);
             }
         }
@@ -222,6 +237,7 @@ impl Totals {
         self.solved += o.solved;
         self.exact += o.exact;
         self.short += o.short;
+        self.longer += o.longer;
         self.wrong += o.wrong;
         self.timeouts += o.timeouts;
         self.illegal += o.illegal;
@@ -243,7 +259,7 @@ impl Totals {
         }
     }
 
-    /// `<name>  problems N  solved N  exact length N  short N  wrong N  timeouts N  illegal N  time S s
+    /// `<name>  problems N  solved N  exact length N  longer N  short N  wrong N  timeouts N  illegal N  time S s
     /// median M ms  nodes N  nps N`: `time` is the total search time, `median` the median search time
     /// per solved problem (`-` if none), and `nps` is `nodes / time`.
     pub fn summary(&self, name: &str) -> String {
@@ -252,10 +268,11 @@ impl Totals {
             |m| format!("{:.3} ms", m.as_secs_f64() * 1e3),
         );
         format!(
-            "{name}  problems {}  solved {}  exact length {}  short {}  wrong {}  timeouts {}  illegal {}  time {:.3} s  median {median}  nodes {}  nps {}",
+            "{name}  problems {}  solved {}  exact length {}  longer {}  short {}  wrong {}  timeouts {}  illegal {}  time {:.3} s  median {median}  nodes {}  nps {}",
             self.problems,
             self.solved,
             self.exact,
+            self.longer,
             self.short,
             self.wrong,
             self.timeouts,
@@ -276,6 +293,7 @@ pub fn run_bench(
 ) -> io::Result<Totals> {
     let mut solver = CheckedSolver::new(opts.hash_mb);
     solver.set_config(opts.config.clone());
+    solver.set_pv_level(opts.pv);
     let mut all = Totals::default();
     for path in files {
         let path = path.as_ref();
@@ -348,6 +366,7 @@ fn problem_line(p: &Problem, r: Option<&Report>, g: &Grade) -> String {
         Grade::Exact => "ok".to_string(),
         Grade::Solved => "ok (other length)".to_string(),
         Grade::Short => "ok (line shorter than the minimax: not the longest defence)".to_string(),
+        Grade::Longer => "ok (line longer than the minimax: not the shortest mate)".to_string(),
         Grade::Wrong(why) => format!("WRONG: {why}"),
         Grade::Timeout => "timeout".to_string(),
         Grade::Illegal(why) => format!("illegal: {why}"),
@@ -391,7 +410,8 @@ mod tests {
         let m = pos.parse_usi_move("7g7f").unwrap();
         let mate = |n: usize| Answer::Mate(vec![m; n]);
         assert_eq!(grade(Expected::Mate(3), &mate(3), true), Grade::Exact);
-        assert_eq!(grade(Expected::Mate(3), &mate(5), true), Grade::Solved);
+        assert_eq!(grade(Expected::Mate(3), &mate(5), true), Grade::Longer);
+        assert_eq!(grade(Expected::Mate(3), &mate(5), false), Grade::Solved);
         assert_eq!(grade(Expected::Mate(5), &mate(3), true), Grade::Short);
         assert_eq!(grade(Expected::Mate(5), &mate(3), false), Grade::Solved);
         assert!(matches!(
@@ -449,6 +469,7 @@ mod tests {
             verbose,
             config: Default::default(),
             nodes: None,
+            pv: Default::default(),
         }
     }
 
@@ -577,6 +598,7 @@ mod tests {
             nodes,
             elapsed,
             note: None,
+            exact: false,
         };
         let mut t = Totals::default();
         assert_eq!(t.median_solved_time(), None);
@@ -598,7 +620,7 @@ mod tests {
         assert_eq!(t.median_solved_time(), Some(ms(10)));
         assert_eq!((t.time, t.nodes), (ms(1023), 4000));
         let s = t.summary("total");
-        assert!(s.starts_with("total  problems 8  solved 5  exact length 4  short 0  wrong 1  timeouts 1  illegal 1  time 1.023 s  median 10.000 ms  nodes 4000  nps 3910"), "{s}");
+        assert!(s.starts_with("total  problems 8  solved 5  exact length 4  longer 0  short 0  wrong 1  timeouts 1  illegal 1  time 1.023 s  median 10.000 ms  nodes 4000  nps 3910"), "{s}");
     }
 
     #[test]

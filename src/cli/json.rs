@@ -21,6 +21,10 @@ pub struct SolveRecord<'a> {
     pub time_ms: u64,
     /// Why the input was refused or the search failed; `null` unless `result` is `error`.
     pub error: Option<&'a str>,
+    /// The mate's length is proven to be the minimax length (the default `--pv min-length` completed).
+    pub exact: bool,
+    /// Why the search gave up early, or why the line is not known to be the shortest; `null` if nothing.
+    pub note: Option<&'a str>,
 }
 
 impl<'a> SolveRecord<'a> {
@@ -39,6 +43,8 @@ impl<'a> SolveRecord<'a> {
             nodes: report.nodes,
             time_ms: u64::try_from(report.elapsed.as_millis()).unwrap_or(u64::MAX),
             error,
+            exact: report.exact,
+            note: report.note.as_deref(),
         }
     }
 
@@ -60,6 +66,7 @@ mod tests {
             nodes: 12,
             elapsed: Duration::from_millis(3),
             note: None,
+            exact: false,
         }
     }
 
@@ -68,14 +75,14 @@ mod tests {
         let r = report(Answer::Error("malformed SFEN: \"x\"\n".into()));
         assert_eq!(
             SolveRecord::new("x", &r).to_line(),
-            r#"{"sfen":"x","result":"error","length":null,"pv":[],"nodes":12,"time_ms":3,"error":"malformed SFEN: \"x\"\n"}"#
+            r#"{"sfen":"x","result":"error","length":null,"pv":[],"nodes":12,"time_ms":3,"error":"malformed SFEN: \"x\"\n","exact":false,"note":null}"#
         );
         let pos = Position::from_sfen("4k4/9/4P4/9/9/9/9/9/9 b G 1").unwrap();
         let m = pos.parse_usi_move("G*5b").unwrap();
         let r = report(Answer::Mate(vec![m]));
         assert_eq!(
             SolveRecord::new("詰\u{1}", &r).to_line(),
-            "{\"sfen\":\"詰\\u0001\",\"result\":\"mate\",\"length\":1,\"pv\":[\"G*5b\"],\"nodes\":12,\"time_ms\":3,\"error\":null}"
+            "{\"sfen\":\"詰\\u0001\",\"result\":\"mate\",\"length\":1,\"pv\":[\"G*5b\"],\"nodes\":12,\"time_ms\":3,\"error\":null,\"exact\":false,\"note\":null}"
         );
         for (answer, word) in [(Answer::NoMate, "nomate"), (Answer::Timeout, "timeout")] {
             let r = report(answer);

@@ -10,6 +10,7 @@ use super::kif::kif_record;
 use super::notation::japanese_line;
 use crate::checked::{Answer, Report, usi_moves};
 use crate::position::Position;
+use crate::search::PvLevel;
 use crate::search::{SearchLimits, problem_position};
 use std::io::{self, BufRead, Write};
 use std::time::Duration;
@@ -51,6 +52,8 @@ pub struct SolveOptions {
     pub jobs: usize,
     /// Draw a progress bar on stderr (only done when stderr is a terminal).
     pub progress: bool,
+    /// How much work goes into each mating line after its proof.
+    pub pv: PvLevel,
 }
 
 /// Time limits as the command line gives them: 0 means none.
@@ -105,6 +108,7 @@ pub fn run_solve(
         opts.hash_mb,
         &progress,
         |solver, text, stop| {
+            solver.set_pv_level(opts.pv);
             let solved = solver.solve_text(text, &limits, stop);
             render(text.trim(), &solved, opts)
         },
@@ -143,6 +147,7 @@ pub fn render(
                 nodes: 0,
                 elapsed: Duration::ZERO,
                 note: None,
+                exact: false,
             };
             &refused
         }
@@ -198,6 +203,7 @@ mod tests {
             notation: Notation::Usi,
             jobs,
             progress: false,
+            pv: PvLevel::default(),
         }
     }
 

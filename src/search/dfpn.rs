@@ -20,7 +20,7 @@ use super::hands;
 use super::loops::{Dependence, PathMap, ROOT_PATH, next_path};
 use super::node::Child;
 use super::numbers::{Combined, INF, PN_MAX, PnDn, add, best_threshold};
-use super::tt::{Record, Table};
+use super::tt::{Record, Table, UNBOUNDED};
 use super::{SearchInfo, SearchLimits, mate1};
 use crate::position::movegen::MoveList;
 use crate::position::{Color, Hand, Move, Position};
@@ -83,6 +83,8 @@ pub(super) struct Dfpn<'a> {
     pub nodes: u64,
     pub mate1_probes: u64,
     next_poll: u64,
+    /// A node count at which the search stops, besides the user's limits (the PV phase's budget).
+    pub node_budget: Option<u64>,
     pub aborted: bool,
     /// The current depth limit.
     pub max_ply: u32,
@@ -97,6 +99,10 @@ pub(super) struct Dfpn<'a> {
     pub root_path: u64,
     /// The root's last numbers (for progress reports).
     root_numbers: (PnDn, PnDn),
+    /// `UNBOUNDED` in the main search. In a length-bounded search (the PV search, `pv.rs`), the ply
+    /// by which the attacker must have mated: a node at ply p asks "mate within `horizon` − p plies?",
+    /// ignoring repetitions, and its results are stored for that budget.
+    pub horizon: u32,
     /// Children of every node on the current path, each node owning a contiguous range.
     pub(super) children: Vec<Child>,
     /// Scratch move lists: the node's moves and the look-ahead's (boxed: off the stack).
@@ -131,12 +137,14 @@ impl<'a> Dfpn<'a> {
             nodes: 0,
             mate1_probes: 0,
             next_poll: POLL_INTERVAL,
+            node_budget: None,
             aborted: false,
             max_ply,
             path: PathMap::default(),
             salt,
             root_path: ROOT_PATH,
             root_numbers: (0, 0),
+            horizon: UNBOUNDED,
             children: Vec::with_capacity(1 << 16),
             buf: Box::new([MoveList::new(), MoveList::new()]),
             scratch: Vec::new(),
@@ -186,6 +194,16 @@ impl<'a> Dfpn<'a> {
         self.pos.board_key() ^ self.salt
     }
 
+    /// The length budget of a node at `ply`: plies left to the horizon (`UNBOUNDED` in the main search).
+    #[inline(always)]
+    pub fn budget(&self, ply: u32) -> u32 {
+        if self.horizon == UNBOUNDED {
+            UNBOUNDED
+        } else {
+            self.horizon.saturating_sub(ply)
+        }
+    }
+
     #[inline(always)]
     pub fn is_or_node(&self) -> bool {
         self.pos.side_to_move() == self.attacker
@@ -198,6 +216,11 @@ impl<'a> Dfpn<'a> {
             self.aborted = true;
         }
         if let Some(n) = self.limits.nodes
+            && self.nodes >= n
+        {
+            self.aborted = true;
+        }
+        if let Some(n) = self.node_budget
             && self.nodes >= n
         {
             self.aborted = true;
@@ -217,6 +240,18 @@ impl<'a> Dfpn<'a> {
         }
     }
 
+    /// Reports a mate of `n` plies found by the PV search, with a line of that length (or none), when
+    /// progress reports are wanted.
+    pub fn report_mate(&mut self, n: u32, line: &[Move]) {
+        if self.limits.info_interval.is_none() {
+            return;
+        }
+        let mut info = self.info();
+        info.score_mate = Some(n);
+        info.pv = line.to_vec();
+        (self.on_info)(&info);
+    }
+
     /// A progress report.
     pub fn info(&self) -> SearchInfo {
         SearchInfo {
@@ -228,6 +263,7 @@ impl<'a> Dfpn<'a> {
             root_dn: self.root_numbers.1,
             max_ply: self.max_ply,
             gc_count: self.tt.gc_count(),
+            score_mate: None,
         }
     }
 
@@ -262,12 +298,19 @@ impl<'a> Dfpn<'a> {
             self.poll();
         }
         let or_node = self.is_or_node();
-        if or_node
-            && fresh
-            && self.config.mate1
-            && let Some(r) = self.try_mate1()
-        {
-            return r;
+        let budget = self.budget(ply);
+        if or_node && budget == 0 {
+            // Only a bounded search has budgets: no mate in 0 plies.
+            return self.bounded_disproof(0);
+        }
+        if or_node && self.config.mate1 && (fresh || budget <= 2) {
+            if let Some(r) = self.try_mate1() {
+                return r;
+            }
+            if budget <= 2 {
+                // Mate in one is answered exactly, and an OR node's mates have odd lengths.
+                return self.bounded_disproof(2);
+            }
         }
         self.nodes += 1;
         let key = self.tt_key();
@@ -313,24 +356,9 @@ impl<'a> Dfpn<'a> {
             if lo == 0 || hi == 0 || lo >= th_lo || hi >= th_hi || self.aborted {
                 break;
             }
-            if ply <= 1 && std::env::var_os("KANJU_TRACE").is_some() {
-                let mut v: Vec<_> = (base..end)
-                    .filter(|&i| self.children[i].active)
-                    .map(|i| {
-                        let c = &self.children[i];
-                        format!("{}:{}/{}", c.mv, c.pn, c.dn)
-                    })
-                    .collect();
-                v.truncate(12);
-                eprintln!(
-                    "ply {ply} nodes {} pn {pn} dn {dn} th {thpn}/{thdn} {}",
-                    self.nodes,
-                    v.join(" ")
-                );
-            }
             let c = self.children[best];
             let (cl, ch) = if or_node { (c.pn, c.dn) } else { (c.dn, c.pn) };
-            debug_assert!(cl != 0 && ch != 0);
+            debug_assert!(cl != 0 && ch != 0 && cl != INF);
             let child_lo = best_threshold(th_lo, second, self.config.eps_den).saturating_sub(edge);
             let child_hi = comb.child_threshold(agg, th_hi, ch, c.grouped);
             let (cthpn, cthdn) = if or_node {
@@ -350,7 +378,6 @@ impl<'a> Dfpn<'a> {
             (c.pn, c.dn, c.len, c.hand, c.dep) = (r.pn, r.dn, r.len, r.hand, r.dep);
             c.fresh = false;
             self.advance_chain(best, or_node, ply, path);
-            let _ = cl;
         }
 
         let amount = (self.nodes - nodes_before + 1).min(u32::MAX as u64) as u32;
@@ -368,9 +395,43 @@ impl<'a> Dfpn<'a> {
                 dep: r.dep,
                 path,
                 or_node,
+                budget,
             },
         );
         self.children.truncate(base);
+        r
+    }
+
+    /// In a bounded search: the current OR node has no mate within `plies` (found without expanding
+    /// it). Stored for the node's exact hand.
+    fn bounded_disproof(&mut self, plies: u32) -> NodeResult {
+        let hand = self.pos.hand(self.attacker);
+        let r = NodeResult {
+            pn: INF,
+            dn: 0,
+            len: 0,
+            hand,
+            dep: Dependence::Within {
+                plies,
+                loop_at: None,
+            },
+        };
+        let key = self.tt_key();
+        self.tt.store(
+            key,
+            &Record {
+                hand,
+                pn: INF,
+                dn: 0,
+                len: 0,
+                best: 0,
+                amount: 1,
+                dep: r.dep,
+                path: 0,
+                or_node: true,
+                budget: 0,
+            },
+        );
         r
     }
 
@@ -425,6 +486,7 @@ impl<'a> Dfpn<'a> {
                     r.dep = r.dep.and(c.dep);
                     d = d.min(hands::before_disproof(&self.pos, c.mv, c.hand));
                 }
+                r.dep = r.dep.before_move();
                 r.hand = hands::cap_or_disproof(&self.pos, self.attacker, d);
             } else {
                 // Prefer the refutation that depends least on the path.
@@ -433,11 +495,11 @@ impl<'a> Dfpn<'a> {
                     .filter(|c| c.dn == 0)
                     .max_by_key(|c| c.dep.generality())
                     .expect("a disproven AND node has a disproven child");
-                r.dep = c.dep;
+                r.dep = c.dep.before_move();
                 r.hand = hands::and_disproof(&self.pos, self.attacker, c.mv, c.hand);
             }
             r.dep = r.dep.settle(ply);
-            if !r.dep.is_general() {
+            if r.dep.on_path() {
                 // Stored under the path key, for this exact position only.
                 r.hand = hand;
             }
@@ -453,6 +515,11 @@ impl<'a> Dfpn<'a> {
             kids.iter().filter(|c| c.pn == 0).min_by_key(|c| c.len)
         } else if r.pn == 0 {
             kids.iter().max_by_key(|c| c.len)
+        } else if r.dn == 0 && !or_node {
+            // The refutation `finish` chose.
+            kids.iter()
+                .filter(|c| c.dn == 0)
+                .max_by_key(|c| c.dep.generality())
         } else if or_node {
             kids.iter().filter(|c| c.active).min_by_key(|c| c.pn)
         } else {
@@ -467,9 +534,12 @@ impl<'a> Dfpn<'a> {
         let mut line = vec![];
         let mut path = self.root_path;
         for _ in 0..16 {
-            let p = self
-                .tt
-                .probe(pos.board_key() ^ self.salt, pos.hand(self.attacker), path);
+            let p = self.tt.probe(
+                pos.board_key() ^ self.salt,
+                pos.hand(self.attacker),
+                path,
+                UNBOUNDED,
+            );
             if !p.found || p.best == 0 {
                 break;
             }

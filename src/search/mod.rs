@@ -24,6 +24,7 @@ pub mod pv;
 pub mod tt;
 
 pub use config::SearchConfig;
+pub use pv::PvLevel;
 
 use crate::position::{Move, Position, SfenError};
 use dfpn::RootResult;
@@ -71,6 +72,8 @@ pub struct SearchInfo {
     pub max_ply: u32,
     /// Garbage collections of the table so far.
     pub gc_count: u64,
+    /// Set by the PV search: a mate in this many plies is proven (`pv` is such a line, or empty).
+    pub score_mate: Option<u32>,
 }
 
 #[derive(Clone, Debug)]
@@ -78,8 +81,11 @@ pub struct SolveResult {
     pub outcome: MateOutcome,
     pub nodes: u64,
     pub elapsed: Duration,
-    /// Why the search gave up before its limits, when it did (then the outcome is `Timeout`).
+    /// Why the search gave up before its limits, when it did (then the outcome is `Timeout`), or why
+    /// a mating line is not known to be the shortest.
     pub note: Option<String>,
+    /// For a mate: its length is proven to be the minimax length (`PvLevel::MinLength` completed).
+    pub exact: bool,
 }
 
 /// Why `Solver::solve` refused a root position.
@@ -103,6 +109,7 @@ impl std::error::Error for SolveError {}
 pub struct Solver {
     tt: tt::Table,
     config: SearchConfig,
+    pv_level: PvLevel,
 }
 
 impl Solver {
@@ -111,6 +118,7 @@ impl Solver {
         Solver {
             tt: tt::Table::new(hash_mb),
             config: SearchConfig::default(),
+            pv_level: PvLevel::default(),
         }
     }
 
@@ -131,6 +139,15 @@ impl Solver {
 
     pub fn config(&self) -> &SearchConfig {
         &self.config
+    }
+
+    /// How much work goes into the mating line after the proof (default: the exact minimax line).
+    pub fn set_pv_level(&mut self, level: PvLevel) {
+        self.pv_level = level;
+    }
+
+    pub fn pv_level(&self) -> PvLevel {
+        self.pv_level
     }
 
     /// Searches for a mate of the side to move in `problem_position(root)` (see there for who holds the
@@ -158,11 +175,24 @@ impl Solver {
             on_info,
         );
         let mut note = None;
+        let mut exact = false;
         let outcome = match search.run() {
-            RootResult::Proven => match pv::extract(&mut search) {
-                Some(line) if verify_mate_line(root, &line) => MateOutcome::Mate(line),
+            RootResult::Proven => match pv::extract(&mut search, self.pv_level) {
+                Some(line) if verify_mate_line(root, &line.moves) => {
+                    exact = line.exact;
+                    if self.pv_level == PvLevel::MinLength && !exact {
+                        note = Some(format!(
+                            "the search stopped before the line was proven shortest: mate in {} or less",
+                            line.moves.len()
+                        ));
+                    }
+                    MateOutcome::Mate(line.moves)
+                }
                 Some(line) => {
-                    log::error!("internal: extracted mate line failed verification: {line:?}");
+                    log::error!(
+                        "internal: extracted mate line failed verification: {:?}",
+                        line.moves
+                    );
                     note = Some("internal: the mating line failed verification".into());
                     MateOutcome::Timeout
                 }
@@ -183,6 +213,7 @@ impl Solver {
             nodes: search.nodes,
             elapsed: start.elapsed(),
             note,
+            exact,
         })
     }
 }

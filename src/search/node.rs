@@ -25,8 +25,8 @@ use super::dfpn::Dfpn;
 use super::frontier::{self, AndLook, OrLook, check_gap, is_interposition};
 use super::hands;
 use super::loops::{Dependence, next_path};
-use super::numbers::{PnDn, UNIT};
-use super::tt::Record;
+use super::numbers::{INF, PnDn, UNIT};
+use super::tt::{Record, UNBOUNDED};
 use crate::position::movegen::{generate_checks, generate_evasions};
 use crate::position::{Bitboard, Hand, Move, PieceKind, Square, attacks};
 
@@ -240,20 +240,40 @@ impl Dfpn<'_> {
         } else {
             self.pos.hand(self.attacker)
         };
+        let budget = self.budget(ply + 1);
         let c = &mut self.children[i];
         c.hand = child_hand;
         if let Some(&at) = self.path.get(&(board_key ^ hand_key)) {
-            // A repetition: lost for the attacker on this path.
-            (c.pn, c.dn, c.dep) = (super::numbers::INF, 0, Dependence::Loop { ply: at });
+            // A repetition: lost for the attacker on this path. (A bounded search may cut it too: a
+            // shortest mate never repeats a position; see `pv.rs`.)
+            let dep = if budget == UNBOUNDED {
+                Dependence::Loop { ply: at }
+            } else {
+                Dependence::bounded_loop(at)
+            };
+            (c.pn, c.dn, c.dep) = (INF, 0, dep);
             return;
         }
-        if ply + 1 >= self.max_ply {
-            // Cut by the depth limit: unsolved on every path through the root.
-            (c.pn, c.dn, c.dep) = (super::numbers::INF, 0, Dependence::DepthCut);
+        if budget == UNBOUNDED {
+            if ply + 1 >= self.max_ply {
+                // Cut by the depth limit: unsolved on every path through the root.
+                (c.pn, c.dn, c.dep) = (INF, 0, Dependence::DepthCut);
+                return;
+            }
+        } else if !or_node && budget == 0 {
+            // A bounded search: no mate in 0 plies.
+            (c.pn, c.dn, c.dep) = (
+                INF,
+                0,
+                Dependence::Within {
+                    plies: 0,
+                    loop_at: None,
+                },
+            );
             return;
         }
         let key = board_key ^ self.salt;
-        let p = self.tt.probe(key, child_hand, next_path(path, m));
+        let p = self.tt.probe(key, child_hand, next_path(path, m), budget);
         (c.pn, c.dn, c.len, c.dep) = (p.pn, p.dn, p.len, p.dep);
         if p.is_proven() || p.is_disproven() {
             c.hand = p.hand;
@@ -302,7 +322,7 @@ impl Dfpn<'_> {
             match frontier::look_and(&self.pos, attacker, la) {
                 AndLook::Mated(proof) => {
                     self.tt.store(key, &Record::proof(proof, 0, 0, false));
-                    (c.pn, c.dn, c.len, c.hand) = (0, super::numbers::INF, 0, proof);
+                    (c.pn, c.dn, c.len, c.hand) = (0, INF, 0, proof);
                 }
                 AndLook::Evasions(n) => c.pn = c.pn.max(n as PnDn * UNIT),
             }
@@ -311,12 +331,12 @@ impl Dfpn<'_> {
                 OrLook::Mate(mv, proof) => {
                     self.tt
                         .store(key, &Record::proof(proof, 1, mv.to_u16(), true));
-                    (c.pn, c.dn, c.len, c.hand) = (0, super::numbers::INF, 1, proof);
+                    (c.pn, c.dn, c.len, c.hand) = (0, INF, 1, proof);
                 }
                 OrLook::Checks(0) => {
                     let d = hands::no_check_disproof(&self.pos, attacker);
                     self.tt.store(key, &Record::disproof(d, true));
-                    (c.pn, c.dn, c.hand) = (super::numbers::INF, 0, d);
+                    (c.pn, c.dn, c.hand) = (INF, 0, d);
                 }
                 OrLook::Checks(n) => c.dn = c.dn.max(n as PnDn * UNIT),
             }

@@ -1,25 +1,400 @@
-//! The mating line written after `checkmate`: follow the table from the root, the attacker taking the
-//! proven check with the fewest recorded plies, the defender the proven reply with the most. A child
-//! the table has lost (replaced or collected) is proven again on the spot. The line is verified by the
-//! caller.
+//! The mating line written after `checkmate`.
 //!
-//! This is the simple PV; it is a mate line, not always the minimax-shortest one.
+//! df-pn proves a mate without caring about its length: the proof it finds is *a* mate, often much
+//! longer than the shortest one. The PV search makes the line exact: the attacker takes the shortest
+//! mate, the defender the longest resistance (every legal evasion counts, interpositions included).
+//! How far it goes is the `PvLevel`.
+//!
+//! ## Length-bounded searches
+//!
+//! The tool is a df-pn search with a length bound (`Dfpn::horizon`): "can the attacker mate within d
+//! plies?". It runs over the same table as the proof. Its proofs are ordinary proofs (a mate within d
+//! plies is a mate, with `len` ≤ d); its other disproofs are "no mate within d"
+//! (`Dependence::Within`), seen only by bounded searches asking for at most d plies (`Table::probe`).
+//!
+//! **Lengths are path-independent.** Write D(P) for the minimax mate length of P in the game *without*
+//! the repetition rule (attacker shortest, defender longest; ∞ without a mate).
+//! 1. An attacker who plays, at every position, a check to a position of smaller D mates in D(P)
+//!    plies against any defence, and D strictly decreases along every line of that strategy, so no
+//!    position repeats: the repetition rule never applies. The rule only ever hurts the attacker
+//!    (perpetual check loses), so the defender cannot resist longer with it. So D(P) is the minimax
+//!    length under the real rules too, and it depends on P only, not on how P was reached.
+//! 2. Hence a bounded search may cut a line at a repetition of a position on the current path, as the
+//!    main search does: a shortest mate never needs it. What it may not do is *store* a result that
+//!    rests on such a cut as if it held everywhere. komori-n's PV article shows the failure: a search
+//!    at depth X that meets a loop back to depth D < X gets lengths for depths D+1…X that depend on
+//!    the path, and a position → length cache that keeps them is wrong from another path (see
+//!    `tests::komori_example_graph`). The disproof carries the shallowest ply it looped to
+//!    (`Within { loop_at }`); at nodes at or above that ply the loop closes inside the subtree and the
+//!    result is general (`Dependence::settle`); below it the result is stored under the path key only.
+//!    Proofs never rest on a cut.
+//! 3. On the PV itself path-dependent refutations are harmless: positions on a minimax line have
+//!    strictly decreasing values, so a line from the current node that went back to a position P on
+//!    the path would take at least D(P) ≥ the current value more plies: cutting it never hides a
+//!    shorter mate.
+//!
+//! ## The driver
+//! 1. The first line: follow the table from the root (the attacker taking the proven check with the
+//!    fewest recorded plies, the defender the proven reply with the most). This is `PvLevel::None`, and
+//!    the fallback of the others.
+//! 2. An upper bound U: the root's recorded proof length (the proof is a mate tree of at most U plies).
+//! 3. `MinLength`: ask the root "mate within U − 2?" until the answer is no. Each yes brings a proof
+//!    and a new, smaller U; the final no makes U exact.
+//! 4. The line is read along exact values: at an OR node with value k, a check whose child is proven
+//!    within k − 1; at an AND node with value k, the reply that refuted "mate within k − 2" (the
+//!    table's best move of that bounded disproof), whose child is then proven within k − 1, so its
+//!    value is exactly k − 1. Missing entries are searched again, bounded to the same budget.
+//!    `UpperBound` reads a line within U without making U exact (the defender takes the longest
+//!    recorded reply).
+//!
+//! A stop or time limit during the PV phase ends it with the best line proven so far, which is still a
+//! real mate (the caller verifies every line); the result says it is not known to be the shortest.
 
 use super::dfpn::Dfpn;
 use super::loops::next_path;
 use super::numbers::PN_MAX;
+use super::tt::{Probe, UNBOUNDED};
 use crate::position::Move;
 use crate::position::movegen::{MoveList, generate_checks, generate_evasions};
 
 /// No PV is longer than this (Microcosmos is 1525 plies).
 const MAX_PV: usize = 10_000;
 
-/// The mating line from the (proven) root of `search`, or `None` if it could not be rebuilt within the
-/// limits. Leaves the position and the path set as it found them.
-pub(super) fn extract(search: &mut Dfpn) -> Option<Vec<Move>> {
+/// The PV phase's own node budget: half the nodes of the proof, and at least this many. Proving a
+/// length exact means refuting every shorter mate, which on a long problem can cost far more than the
+/// proof (on Kotobuki, 611 plies, "no mate within 609" is not refuted in 25 M nodes); the phase then
+/// ends with the best line found and says so, instead of holding the answer back for minutes. Every
+/// problem of the short sets is made exact well within it.
+const PV_MIN_NODES: u64 = 500_000;
+
+/// How much work goes into the line after the proof.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum PvLevel {
+    /// The first proven line, as the table has it (may be much longer than the shortest mate).
+    None,
+    /// A line no longer than the proof's bound (cheap; not always the shortest).
+    UpperBound,
+    /// The minimax line: the shortest mate against the longest defence.
+    #[default]
+    MinLength,
+}
+
+impl PvLevel {
+    /// Parses the USI / command-line spelling (`None`, `UpperBound`, `MinLength`, or the kebab-case
+    /// `none`, `upper-bound`, `min-length`), case-insensitively.
+    pub fn parse(s: &str) -> Option<PvLevel> {
+        match s.to_ascii_lowercase().replace(['-', '_'], "").as_str() {
+            "none" => Some(PvLevel::None),
+            "upperbound" => Some(PvLevel::UpperBound),
+            "minlength" => Some(PvLevel::MinLength),
+            _ => None,
+        }
+    }
+
+    /// The USI spelling.
+    pub fn usi_name(self) -> &'static str {
+        match self {
+            PvLevel::None => "None",
+            PvLevel::UpperBound => "UpperBound",
+            PvLevel::MinLength => "MinLength",
+        }
+    }
+}
+
+/// The line the PV phase settled on.
+#[derive(Clone, Debug)]
+pub(super) struct Line {
+    pub moves: Vec<Move>,
+    /// The line's length is proven to be the minimax length.
+    pub exact: bool,
+}
+
+/// The mating line from the (proven) root of `search`, or `None` if not even a first line could be
+/// rebuilt within the limits. Each better mate length found is reported (`Dfpn::report_mate`). Leaves
+/// the position, the path set and the horizon as it found them.
+pub(super) fn extract(s: &mut Dfpn, level: PvLevel) -> Option<Line> {
+    log::debug!("pv: proof at nodes {}", s.nodes);
+    s.node_budget = Some(s.nodes + (s.nodes / 2).max(PV_MIN_NODES));
+    let line = extract_within_budget(s, level);
+    s.node_budget = None;
+    line
+}
+
+fn extract_within_budget(s: &mut Dfpn, level: PvLevel) -> Option<Line> {
+    let first = first_line(s)?;
+    if level == PvLevel::None {
+        return Some(Line {
+            moves: first,
+            exact: false,
+        });
+    }
+    let mut best = first;
+    // The proof's bound: the root's recorded length, or the first line's.
+    let root = probe_here(s, s.root_path, UNBOUNDED);
+    let mut bound = best.len() as u32;
+    if root.is_proven() {
+        bound = bound.min(u32::from(root.len));
+    }
+    s.report_mate(best.len() as u32, &best);
+    let mut exact = bound <= 1;
+    if level == PvLevel::MinLength {
+        while !exact && !s.aborted {
+            // "Mate within bound − 2?" (mates from the root have odd lengths).
+            s.horizon = bound - 2;
+            let r = s.mid(PN_MAX, PN_MAX, 0, s.root_path, false);
+            s.horizon = UNBOUNDED;
+            log::debug!(
+                "pv: mate within {}? pn {} dn {} len {} nodes {}",
+                bound - 2,
+                r.pn,
+                r.dn,
+                r.len,
+                s.nodes
+            );
+            if r.pn == 0 {
+                debug_assert!(u32::from(r.len) < bound);
+                bound = u32::from(r.len);
+                exact = bound <= 1;
+                // A line of the new length, if the table gives it without searching.
+                if let Some(line) = walk(s, bound, false, false)
+                    && line.len() < best.len()
+                {
+                    best = line;
+                }
+                let shown: &[Move] = if best.len() as u32 == bound {
+                    &best
+                } else {
+                    &[]
+                };
+                s.report_mate(bound, shown);
+            } else if r.dn == 0 {
+                exact = true;
+            } else {
+                break;
+            }
+        }
+    }
+    log::debug!("pv: walk from nodes {}", s.nodes);
+    if !s.aborted
+        && let Some(line) = walk(s, bound, exact, true)
+        && line.len() <= best.len()
+    {
+        best = line;
+    }
+    log::debug!("pv: done at nodes {}", s.nodes);
+    s.horizon = UNBOUNDED;
+    let exact = exact && best.len() as u32 == bound;
+    Some(Line { moves: best, exact })
+}
+
+/// The current position's table entry for a search with `budget`, reached along `path`.
+fn probe_here(s: &Dfpn, path: u64, budget: u32) -> Probe {
+    s.tt.probe(s.tt_key(), s.pos.hand(s.attacker), path, budget)
+}
+
+/// The child `m`'s table entry for a search with `budget`.
+fn probe_child(s: &mut Dfpn, path: u64, m: Move, budget: u32) -> Probe {
+    s.pos.do_move(m);
+    let p = probe_here(s, next_path(path, m), budget);
+    s.pos.undo_move(m);
+    p
+}
+
+/// Where the walk is: the node's ply from the root and its path key.
+#[derive(Clone, Copy)]
+struct At {
+    ply: u32,
+    path: u64,
+}
+
+/// Reads a line of at most `total` plies from the root along bounded proofs. `exact`: `total` is the
+/// root's minimax length, and the defender takes replies that keep it (see the module comment);
+/// otherwise the longest recorded reply. `search`: entries the table lacks are searched again (bounded);
+/// otherwise the walk fails on them. Leaves the position and the path set as it found them.
+fn walk(s: &mut Dfpn, total: u32, exact: bool, search: bool) -> Option<Vec<Move>> {
+    let mut line = vec![];
+    let mut keys = vec![];
+    let mut moves = MoveList::new();
+    let mut k = total;
+    let mut at = At {
+        ply: 0,
+        path: s.root_path,
+    };
+    let ok = loop {
+        if line.len() >= MAX_PV || s.aborted {
+            break false;
+        }
+        let or_node = s.is_or_node();
+        moves.clear();
+        if or_node {
+            generate_checks(&s.pos, &mut moves);
+        } else {
+            generate_evasions(&s.pos, &mut moves);
+            if moves.is_empty() {
+                break true;
+            }
+        }
+        if k == 0 {
+            break false;
+        }
+        let step = if or_node {
+            or_step(s, &moves, k, at, search)
+        } else if exact {
+            and_step_exact(s, &moves, k, at, search)
+        } else {
+            and_step_longest(s, &moves, k, at, search)
+        };
+        let Some((m, child_k)) = step else {
+            log::debug!("pv: walk (exact {exact}) failed at ply {}, k {k}", at.ply);
+            break false;
+        };
+        s.pos.do_move(m);
+        let key = s.pos.key();
+        if s.path.contains_key(&key) {
+            // Never on a line of decreasing values; a table inconsistency.
+            s.pos.undo_move(m);
+            break false;
+        }
+        s.path.insert(key, at.ply + 1);
+        line.push(m);
+        keys.push(key);
+        at = At {
+            ply: at.ply + 1,
+            path: next_path(at.path, m),
+        };
+        k = child_k;
+    };
+    for (&m, key) in line.iter().rev().zip(keys.iter().rev()) {
+        s.path.remove(key);
+        s.pos.undo_move(m);
+    }
+    s.horizon = UNBOUNDED;
+    ok.then_some(line)
+}
+
+/// Searches the current node (`at`) for "mate within `budget`?". Returns (proven, disproven).
+fn bounded_search(s: &mut Dfpn, at: At, budget: u32) -> (bool, bool) {
+    s.horizon = at.ply + budget;
+    let r = s.mid(PN_MAX, PN_MAX, at.ply, at.path, false);
+    s.horizon = UNBOUNDED;
+    (r.pn == 0, r.dn == 0)
+}
+
+/// At an OR node worth at most `k`: the check of the shortest proof within `k` (the node's own entry,
+/// or the children's), and the length left after it.
+fn or_step(s: &mut Dfpn, moves: &MoveList, k: u32, at: At, search: bool) -> Option<(Move, u32)> {
+    let pick = |s: &mut Dfpn| {
+        let p = probe_here(s, at.path, k);
+        if p.is_proven()
+            && p.len >= 1
+            && let Some(&m) = moves.iter().find(|m| m.to_u16() == p.best)
+        {
+            return Some((m, u32::from(p.len) - 1));
+        }
+        let mut best: Option<(Move, u32)> = None;
+        for &m in moves.iter() {
+            let p = probe_child(s, at.path, m, k - 1);
+            if p.is_proven() && best.is_none_or(|(_, l)| u32::from(p.len) < l) {
+                best = Some((m, u32::from(p.len)));
+            }
+        }
+        best
+    };
+    if let Some(b) = pick(s) {
+        return Some(b);
+    }
+    if !search || !bounded_search(s, at, k).0 {
+        return None;
+    }
+    pick(s)
+}
+
+/// At an AND node worth exactly `k`: a reply worth exactly k − 1 (it refuted "mate within k − 2"
+/// and is proven within k − 1).
+fn and_step_exact(
+    s: &mut Dfpn,
+    moves: &MoveList,
+    k: u32,
+    at: At,
+    search: bool,
+) -> Option<(Move, u32)> {
+    if k < 2 {
+        return None;
+    }
+    let mut p = probe_here(s, at.path, k - 2);
+    if !p.is_disproven() && search {
+        let (proven, disproven) = bounded_search(s, at, k - 2);
+        if proven || !disproven {
+            // Proven: `k` was not exact (it always is when the root's value was made exact).
+            return None;
+        }
+        p = probe_here(s, at.path, k - 2);
+    }
+    if !p.is_disproven() {
+        return None;
+    }
+    let m = moves.iter().copied().find(|m| m.to_u16() == p.best)?;
+    if probe_child(s, at.path, m, k - 1).is_proven() {
+        return Some((m, k - 1));
+    }
+    if !search {
+        return None;
+    }
+    s.pos.do_move(m);
+    let key = s.pos.key();
+    if s.path.contains_key(&key) {
+        s.pos.undo_move(m);
+        return None;
+    }
+    s.path.insert(key, at.ply + 1);
+    let child = At {
+        ply: at.ply + 1,
+        path: next_path(at.path, m),
+    };
+    let (proven, _) = bounded_search(s, child, k - 1);
+    s.path.remove(&key);
+    s.pos.undo_move(m);
+    proven.then_some((m, k - 1))
+}
+
+/// At an AND node worth at most `k`: every reply must be proven within k − 1; the one with the
+/// longest recorded proof, and its length.
+fn and_step_longest(
+    s: &mut Dfpn,
+    moves: &MoveList,
+    k: u32,
+    at: At,
+    search: bool,
+) -> Option<(Move, u32)> {
+    let pick = |s: &mut Dfpn| {
+        let mut best: Option<(Move, u32)> = None;
+        for &m in moves.iter() {
+            let p = probe_child(s, at.path, m, k - 1);
+            if !p.is_proven() {
+                return None;
+            }
+            if best.is_none_or(|(_, l)| u32::from(p.len) > l) {
+                best = Some((m, u32::from(p.len)));
+            }
+        }
+        best
+    };
+    if let Some(b) = pick(s) {
+        return Some(b);
+    }
+    if !search || !bounded_search(s, at, k).0 {
+        return None;
+    }
+    pick(s)
+}
+
+/// The first line: the table's proof as it is (see the module comment). A child the table has lost
+/// (replaced or collected) is proven again on the spot. Leaves the position and the path set as it
+/// found them.
+fn first_line(search: &mut Dfpn) -> Option<Vec<Move>> {
     let mut line: Vec<Move> = vec![];
     let mut keys = vec![];
-    let result = walk(search, &mut line, &mut keys);
+    let result = first_walk(search, &mut line, &mut keys);
     for (&m, k) in line.iter().rev().zip(keys.iter().rev()) {
         search.path.remove(k);
         search.pos.undo_move(m);
@@ -27,7 +402,7 @@ pub(super) fn extract(search: &mut Dfpn) -> Option<Vec<Move>> {
     result.then_some(line)
 }
 
-fn walk(s: &mut Dfpn, line: &mut Vec<Move>, keys: &mut Vec<u64>) -> bool {
+fn first_walk(s: &mut Dfpn, line: &mut Vec<Move>, keys: &mut Vec<u64>) -> bool {
     let mut path = s.root_path;
     let mut moves = MoveList::new();
     while line.len() < MAX_PV {
@@ -41,14 +416,14 @@ fn walk(s: &mut Dfpn, line: &mut Vec<Move>, keys: &mut Vec<u64>) -> bool {
                 return true;
             }
         }
-        let mut pick = pick(s, &moves, or_node, path);
+        let mut pick = first_pick(s, &moves, or_node, path);
         if pick.is_none() && !s.aborted {
             // The table lost the proof: prove this node again, then look once more.
             let r = s.mid(PN_MAX, PN_MAX, line.len() as u32, path, false);
             if r.pn != 0 {
                 return false;
             }
-            pick = self::pick(s, &moves, or_node, path);
+            pick = first_pick(s, &moves, or_node, path);
         }
         let Some(m) = pick else {
             return false;
@@ -65,13 +440,17 @@ fn walk(s: &mut Dfpn, line: &mut Vec<Move>, keys: &mut Vec<u64>) -> bool {
 
 /// At an OR node the proven check with the shortest recorded mate; at an AND node the reply with the
 /// longest, provided every reply is proven. Moves back onto the line are skipped.
-fn pick(s: &mut Dfpn, moves: &MoveList, or_node: bool, path: u64) -> Option<Move> {
+fn first_pick(s: &mut Dfpn, moves: &MoveList, or_node: bool, path: u64) -> Option<Move> {
     let mut best: Option<(Move, u16)> = None;
     for &m in moves.iter() {
         s.pos.do_move(m);
         let repeated = s.path.contains_key(&s.pos.key());
-        let p =
-            s.tt.probe(s.tt_key(), s.pos.hand(s.attacker), next_path(path, m));
+        let p = s.tt.probe(
+            s.tt_key(),
+            s.pos.hand(s.attacker),
+            next_path(path, m),
+            UNBOUNDED,
+        );
         s.pos.undo_move(m);
         if repeated {
             continue;
@@ -97,4 +476,199 @@ fn pick(s: &mut Dfpn, moves: &MoveList, or_node: bool, path: u64) -> Option<Move
         }
     }
     best.map(|(m, _)| m)
+}
+
+#[cfg(test)]
+mod tests {
+    //! The length cache on komori-n's example graph (`pv-search-with-loops` in the references): the
+    //! table and the dependence rules the bounded searches use, driven by a small AND/OR search over
+    //! an abstract graph instead of positions.
+
+    use super::super::loops::{Dependence, next_path_id};
+    use super::super::numbers::INF;
+    use super::super::tt::{Record, Table};
+    use crate::position::Hand;
+
+    /// A node: attacker to move (OR) or defender to move (AND), and its children.
+    struct Node {
+        or: bool,
+        children: Vec<usize>,
+    }
+
+    const A: usize = 0;
+    const B: usize = 1;
+    const C: usize = 2;
+    const D: usize = 3;
+    const E: usize = 4;
+    const F: usize = 5;
+
+    /// A → B, C; B → D; D → E, F; E → A (the loop); C mates in 4 more plies, F in 16.
+    fn komori_graph() -> Vec<Node> {
+        let mut g = vec![
+            Node {
+                or: true,
+                children: vec![B, C],
+            },
+            Node {
+                or: false,
+                children: vec![D],
+            },
+            Node {
+                or: false,
+                children: vec![],
+            },
+            Node {
+                or: true,
+                children: vec![E, F],
+            },
+            Node {
+                or: false,
+                children: vec![A],
+            },
+            Node {
+                or: false,
+                children: vec![],
+            },
+        ];
+        // A forced line of `plies` from an AND node to a mated AND node.
+        for (start, plies) in [(C, 4), (F, 16)] {
+            let mut at = start;
+            for i in 0..plies {
+                g.push(Node {
+                    or: i % 2 == 0,
+                    children: vec![],
+                });
+                let next = g.len() - 1;
+                g[at].children.push(next);
+                at = next;
+            }
+        }
+        g
+    }
+
+    enum Outcome {
+        Proven(u16),
+        Disproven(Dependence),
+    }
+
+    /// "Mate within `budget` plies?" from `node` at `ply`, the nodes of `path` above it, with the
+    /// engine's rules: a repetition is cut and the result rests on it; results are stored in `t`,
+    /// path-dependent ones under the path key. `naive`: store every result as if it held everywhere.
+    fn search(
+        g: &[Node],
+        t: &mut Table,
+        node: usize,
+        budget: u32,
+        path: &mut Vec<usize>,
+        naive: bool,
+    ) -> Outcome {
+        let ply = path.len() as u32;
+        let path_key = path.iter().fold(7u64, |k, &n| next_path_id(k, n as u64));
+        // Spread over the table (keys are Zobrist hashes in the engine).
+        let key = (node as u64 + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        let p = t.probe(key, Hand::EMPTY, path_key, budget);
+        if p.is_proven() {
+            return Outcome::Proven(p.len);
+        }
+        if p.is_disproven() {
+            return Outcome::Disproven(p.dep);
+        }
+        let or = g[node].or;
+        if budget == 0 && (or || !g[node].children.is_empty()) {
+            // No mate in 0 plies, except for a mated AND node.
+            return Outcome::Disproven(Dependence::Within {
+                plies: 0,
+                loop_at: None,
+            });
+        }
+        path.push(node);
+        let mut proven: Option<u16> = None;
+        let mut dep = Dependence::None;
+        let mut refuted = false;
+        if !or && g[node].children.is_empty() {
+            proven = Some(0);
+        }
+        for &child in &g[node].children {
+            let r = if let Some(at) = path.iter().position(|&n| n == child) {
+                Outcome::Disproven(Dependence::bounded_loop(at as u32))
+            } else {
+                search(g, t, child, budget - 1, path, naive)
+            };
+            match r {
+                Outcome::Proven(len) if or => {
+                    proven = Some(proven.map_or(len + 1, |l| l.min(len + 1)));
+                }
+                Outcome::Proven(len) => proven = Some(proven.map_or(len + 1, |l| l.max(len + 1))),
+                Outcome::Disproven(d) if or => dep = dep.and(d),
+                Outcome::Disproven(d) => {
+                    dep = d;
+                    refuted = true;
+                    break;
+                }
+            }
+        }
+        path.pop();
+        let mut rec = Record::proof(Hand::EMPTY, 0, 0, or);
+        rec.budget = budget;
+        rec.path = path_key;
+        let outcome = match proven {
+            Some(len) if or || !refuted => {
+                rec.len = len;
+                Outcome::Proven(len)
+            }
+            _ => {
+                let mut d = dep.before_move().settle(ply);
+                if naive && let Dependence::Within { plies, .. } = d {
+                    d = Dependence::Within {
+                        plies,
+                        loop_at: None,
+                    };
+                }
+                (rec.pn, rec.dn, rec.dep) = (INF, 0, d);
+                Outcome::Disproven(d)
+            }
+        };
+        t.store(key, &rec);
+        outcome
+    }
+
+    /// The minimax length from `root` (a new search: nothing above it), by deepening the bound.
+    fn value(g: &[Node], t: &mut Table, root: usize, naive: bool) -> u32 {
+        (0..64)
+            .find(|&d| {
+                matches!(
+                    search(g, t, root, d, &mut vec![], naive),
+                    Outcome::Proven(_)
+                )
+            })
+            .expect("every node of the graph mates")
+    }
+
+    /// The article's tables: from A, A is a mate in 5 (through C), and B, D, E get lengths that rest
+    /// on the loop back to A (18, 17, none). Searched from D, D is a mate in 7 (D → E → A → C …).
+    /// After a search from A with a wide bound, the table must still give 7 for D and 8 for B: the
+    /// results that rested on the loop were kept to their path. A cache that stores them as general
+    /// (`naive`) answers 17 for D, the failure the article warns about.
+    #[test]
+    fn komori_example_graph() {
+        let g = komori_graph();
+        for naive in [false, true] {
+            let mut t = Table::new(1);
+            let wide = search(&g, &mut t, A, 17, &mut vec![], naive);
+            assert!(matches!(wide, Outcome::Proven(5)));
+            let d = value(&g, &mut t, D, naive);
+            if naive {
+                assert_eq!(d, 17, "the naive cache should show the article's failure");
+                continue;
+            }
+            assert_eq!(d, 7);
+            assert_eq!(value(&g, &mut t, B, naive), 8);
+            assert_eq!(value(&g, &mut t, A, naive), 5);
+            assert_eq!(value(&g, &mut t, E, naive), 6);
+        }
+        // Fresh tables agree with the path-independent values.
+        for (node, len) in [(A, 5), (B, 8), (D, 7), (E, 6)] {
+            assert_eq!(value(&g, &mut Table::new(1), node, false), len);
+        }
+    }
 }

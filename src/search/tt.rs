@@ -27,6 +27,12 @@ const FLAG_PATH_DEPENDENT: u8 = 1;
 const FLAG_DEPTH_CUT: u8 = 2;
 /// The entry is an OR node (attacker to move).
 const FLAG_OR: u8 = 4;
+/// Written by a length-bounded search (the PV search): an estimate for the budget `len`, or, with
+/// `dn == 0`, the disproof "no mate within `len` plies". (Its proofs are ordinary proofs.)
+const FLAG_BOUNDED: u8 = 8;
+
+/// The budget of a search without a length bound.
+pub const UNBOUNDED: u32 = u32::MAX;
 
 /// 32 bytes: eight to a 256-byte cluster.
 #[derive(Clone, Copy, Default)]
@@ -43,7 +49,8 @@ struct Entry {
     amount: u32,
     /// Best move (`Move::to_u16`), 0 if none.
     best: u16,
-    /// Proven: plies to mate along the proof found (an upper bound on the shortest mate).
+    /// Proven: plies to mate along the proof found (an upper bound on the shortest mate). Bounded
+    /// entries (`FLAG_BOUNDED`): the budget of an estimate, or the plies of a bounded disproof.
     len: u16,
     flags: u8,
     _pad: u8,
@@ -59,7 +66,9 @@ impl Entry {
         self.pn as u64 | (self.best as u64) << 32 | (self.len as u64) << 48
     }
 
-    /// Turns the entry into a disproof resting on `d` along `path`.
+    /// Turns the entry into a disproof resting on `d` along `path`. A bounded one ("no mate within d"
+    /// on this path) keeps its bound in `dn` (d + 1: `dn` is free, every path-dependent entry being a
+    /// disproof).
     fn set_dependence(&mut self, d: Dependence, path: u64) {
         self.pn = path as u32;
         self.best = (path >> 32) as u16;
@@ -69,7 +78,17 @@ impl Entry {
         match d {
             Dependence::Loop { ply } => self.loop_ply = ply.min(u16::MAX as u32) as u16,
             Dependence::DepthCut => self.flags |= FLAG_DEPTH_CUT,
-            Dependence::None => unreachable!("general results carry no path"),
+            Dependence::Within {
+                plies,
+                loop_at: Some(ply),
+            } => {
+                self.flags |= FLAG_BOUNDED;
+                self.dn = plies + 1;
+                self.loop_ply = ply.min(u16::MAX as u32) as u16;
+            }
+            Dependence::None | Dependence::Within { loop_at: None, .. } => {
+                unreachable!("only path-dependent results carry a path")
+            }
         }
     }
 
@@ -84,9 +103,30 @@ impl Entry {
     }
 
     #[inline(always)]
+    fn is_bounded(&self) -> bool {
+        self.flags & FLAG_BOUNDED != 0
+    }
+
+    /// A bounded disproof that holds on every path: no mate within `len` plies.
+    #[inline(always)]
+    fn is_within(&self) -> bool {
+        self.is_bounded() && !self.is_path_dependent() && self.dn == 0
+    }
+
+    #[inline(always)]
     fn dependence(&self) -> Dependence {
-        if !self.is_path_dependent() {
+        if self.is_within() {
+            Dependence::Within {
+                plies: self.len as u32,
+                loop_at: None,
+            }
+        } else if !self.is_path_dependent() {
             Dependence::None
+        } else if self.is_bounded() {
+            Dependence::Within {
+                plies: self.dn - 1,
+                loop_at: Some(self.loop_ply as u32),
+            }
         } else if self.flags & FLAG_DEPTH_CUT != 0 {
             Dependence::DepthCut
         } else {
@@ -101,6 +141,12 @@ impl Entry {
         !self.is_path_dependent() && self.pn == 0
     }
 
+    /// A disproof for every length and every path.
+    #[inline(always)]
+    fn is_general_disproof(&self) -> bool {
+        !self.is_path_dependent() && !self.is_bounded() && self.dn == 0
+    }
+
     /// What the entry is worth keeping, for replacement and garbage collection: the effort spent below
     /// it, weighted by kind. A proof at an OR node (one move each) and a disproof at an AND node (one
     /// refutation each) are what a proof or disproof tree is made of, and what a re-search cannot get
@@ -113,6 +159,8 @@ impl Entry {
         let or = self.flags & FLAG_OR != 0;
         if self.is_path_dependent() {
             a
+        } else if self.is_bounded() {
+            if self.dn == 0 { a * 2 } else { a }
         } else if (self.pn == 0 && or) || (self.dn == 0 && !or) {
             a * 8
         } else if self.pn == 0 || self.dn == 0 {
@@ -174,6 +222,8 @@ pub struct Record {
     pub path: u64,
     /// The position is an OR node.
     pub or_node: bool,
+    /// The length budget of the search that found it (`UNBOUNDED`: the main search).
+    pub budget: u32,
 }
 
 impl Record {
@@ -189,6 +239,7 @@ impl Record {
             dep: Dependence::None,
             path: 0,
             or_node,
+            budget: UNBOUNDED,
         }
     }
 
@@ -204,6 +255,7 @@ impl Record {
             dep: Dependence::None,
             path: 0,
             or_node,
+            budget: UNBOUNDED,
         }
     }
 }
@@ -292,11 +344,19 @@ impl Table {
         ((key as u128 * self.clusters.len() as u128) >> 64) as usize
     }
 
-    /// Looks up the position `(key, hand)` reached along `path` (for path-dependent disproofs).
-    /// Returns the exact or covering result, or bounds with `found == false`.
+    /// Looks up the position `(key, hand)` reached along `path` (for path-dependent disproofs), by a
+    /// search bounded to `budget` plies (`UNBOUNDED`: the main search). Returns the exact or covering
+    /// result, or bounds with `found == false`.
+    ///
+    /// * The main search sees no bounded entry.
+    /// * A bounded search sees proofs no longer than its budget, general disproofs (no mate at all is
+    ///   no mate within any length), bounded disproofs "no mate within d" for d ≥ its budget, and its
+    ///   own estimates for exactly its budget. It sees no path-dependent disproof (bounded searches
+    ///   ignore repetitions: see `pv.rs`) and no estimate of the main search.
     #[inline]
-    pub fn probe(&self, key: u64, hand: Hand, path: u64) -> Probe {
+    pub fn probe(&self, key: u64, hand: Hand, path: u64, budget: u32) -> Probe {
         let c = &self.clusters[self.cluster_index(key)];
+        let bounded = budget != UNBOUNDED;
         let (mut bound_pn, mut bound_dn) = (0, 0);
         let mut r = Probe {
             pn: UNIT,
@@ -312,7 +372,12 @@ impl Table {
                 continue;
             }
             if e.is_path_dependent() {
-                if e.hand == hand && e.path() == path {
+                // Each kind of search sees its own: a bounded one only those for a bound ≥ its budget.
+                if e.is_bounded() == bounded
+                    && e.hand == hand
+                    && e.path() == path
+                    && (!bounded || e.dn > budget)
+                {
                     return Probe {
                         pn: INF,
                         dn: 0,
@@ -323,8 +388,27 @@ impl Table {
                         found: true,
                     };
                 }
+            } else if e.is_bounded() {
+                if !bounded {
+                    continue;
+                }
+                if e.dn == 0 {
+                    if e.len as u32 >= budget && e.hand.covers(hand) {
+                        return Probe {
+                            pn: INF,
+                            dn: 0,
+                            len: 0,
+                            best: e.best,
+                            hand: e.hand,
+                            dep: e.dependence(),
+                            found: true,
+                        };
+                    }
+                } else if e.hand == hand && e.len as u32 == budget {
+                    (r.pn, r.dn, r.best, r.found) = (e.pn, e.dn, e.best, true);
+                }
             } else if e.pn == 0 {
-                if hand.covers(e.hand) {
+                if hand.covers(e.hand) && e.len as u32 <= budget {
                     return Probe {
                         pn: 0,
                         dn: INF,
@@ -347,6 +431,12 @@ impl Table {
                         found: true,
                     };
                 }
+            } else if bounded {
+                // The main search's estimate is a first guess for a bounded question (not an entry of
+                // its own: `found` stays false until the bounded search stores one).
+                if e.hand == hand && !r.found {
+                    (r.pn, r.dn) = (e.pn, e.dn);
+                }
             } else if e.hand == hand {
                 // The exact entry replaces the default; bounds from neighbours still apply.
                 (r.pn, r.dn) = (e.pn.max(bound_pn), e.dn.max(bound_dn));
@@ -366,12 +456,17 @@ impl Table {
     }
 
     /// Stores a result for the position with board key `key`. Entries made redundant by a new proof or
-    /// general disproof are freed.
+    /// disproof are freed.
+    ///
+    /// A bounded search's proofs are ordinary proofs (a mate within its budget is a mate, see `pv.rs`),
+    /// and so are its disproofs that rest on nothing (no mate at all); its other disproofs ("no mate
+    /// within d") and its estimates are bounded entries.
     pub fn store(&mut self, key: u64, rec: &Record) {
         let idx = self.cluster_index(key);
         let amount = rec.amount.max(1);
         let proven = rec.pn == 0;
         let general_disproof = rec.dn == 0 && rec.dep.is_general();
+        let bounded = rec.budget != UNBOUNDED && !proven && !general_disproof;
         let mut new = Entry {
             key,
             hand: rec.hand,
@@ -384,30 +479,63 @@ impl Table {
             _pad: 0,
             loop_ply: 0,
         };
-        if rec.dn == 0 && !rec.dep.is_general() {
+        if rec.dn == 0 && rec.dep.on_path() {
             new.set_dependence(rec.dep, rec.path);
+        } else if bounded {
+            new.flags |= FLAG_BOUNDED;
+            new.len = match rec.dep {
+                Dependence::Within { plies, .. } if rec.dn == 0 => plies,
+                _ => {
+                    debug_assert!(rec.dn != 0, "a bounded disproof rests on its bound");
+                    rec.budget
+                }
+            }
+            .min(u16::MAX as u32) as u16;
         }
+        let within = new.is_within();
         let c = &mut self.clusters[idx];
-        // The slot of this very position (same board, same hand, same kind of result) is updated in
-        // place, keeping the effort already spent there.
+        // The slot of this very position (same board, same hand, same kind of result; for a bounded
+        // estimate the same budget; a bounded disproof takes the place of the estimates it decides) is
+        // updated in place, keeping the effort already spent there.
         let same = |e: &Entry| {
             e.is_live()
                 && e.key == key
                 && e.hand == rec.hand
                 && e.is_path_dependent() == new.is_path_dependent()
+                && e.is_bounded() == new.is_bounded()
                 && (!new.is_path_dependent() || e.path() == rec.path)
+                && (!new.is_bounded()
+                    || new.is_path_dependent()
+                    || if within {
+                        e.is_within() || e.len <= new.len
+                    } else {
+                        !e.is_within() && e.len == new.len
+                    })
         };
         if let Some(e) = c.entries.iter_mut().find(|e| same(e)) {
             new.amount = e.amount.saturating_add(amount);
-            *e = new;
-            if proven || general_disproof {
-                self.used -= Self::free_subsumed(c, key, rec.hand, proven);
+            // A fact already known stays: the shortest proof, the widest bounded disproof.
+            if e.is_proven() && proven {
+                if e.len < new.len {
+                    (new.len, new.best) = (e.len, e.best);
+                }
+            } else if e.is_within() && within {
+                if e.len > new.len {
+                    (new.len, new.best) = (e.len, e.best);
+                }
+            } else if new.is_path_dependent() && new.is_bounded() && e.dn > new.dn {
+                // The wider bound on this path, with the loop it rests on.
+                (new.dn, new.loop_ply) = (e.dn, e.loop_ply);
+            } else if (e.is_proven() && !proven) || (e.is_general_disproof() && !general_disproof) {
+                // A final result is never overwritten by an estimate.
+                e.amount = new.amount;
+                return;
             }
+            *e = new;
+            self.used -= Self::free_decided(c, key, &new);
             return;
         }
-        if proven || general_disproof {
-            self.used -= Self::free_subsumed(c, key, rec.hand, proven);
-        }
+        self.used -= Self::free_decided(c, key, &new);
         if c.entries.iter().all(|e| !e.is_live()) {
             self.mark_dirty(idx);
         }
@@ -433,21 +561,44 @@ impl Table {
         }
     }
 
-    /// After a proof with proof hand `hand` (or a general disproof with disproof hand `hand`), frees the
-    /// other entries of the same board that it decides: unproven or proven entries whose hand covers the
-    /// proof hand (resp. unproven or disproven entries covered by the disproof hand). Returns how many.
-    fn free_subsumed(c: &mut Cluster, key: u64, hand: Hand, proven: bool) -> usize {
+    /// After storing `new` (a proof, a general disproof or a bounded disproof), frees the other entries
+    /// of the same board that it decides. Returns how many.
+    /// * A proof with proof hand H in `len` plies: estimates for hands covering H (main ones, and bounded
+    ///   ones whose budget is at least `len`) and proofs of such hands that are no shorter.
+    /// * A general disproof with disproof hand H: every unproven entry whose hand H covers.
+    /// * "No mate within d" with hand H: bounded estimates for budgets up to d and bounded disproofs no
+    ///   wider, for hands H covers.
+    fn free_decided(c: &mut Cluster, key: u64, new: &Entry) -> usize {
+        let proven = new.is_proven();
+        let within = new.is_within();
+        if !proven && !within && !new.is_general_disproof() {
+            return 0;
+        }
         let mut freed = 0;
         for e in c.entries.iter_mut() {
-            if !e.is_live() || e.key != key || e.hand == hand {
+            let same_slot = e.hand == new.hand
+                && e.is_bounded() == new.is_bounded()
+                && e.is_path_dependent() == new.is_path_dependent();
+            if !e.is_live() || e.key != key || same_slot {
                 continue;
             }
-            let subsumed = if proven {
-                !e.is_path_dependent() && e.hand.covers(hand)
+            let decided = if proven {
+                !e.is_path_dependent()
+                    && e.hand.covers(new.hand)
+                    && if e.is_bounded() {
+                        !e.is_within() && e.len >= new.len
+                    } else {
+                        !e.is_proven() || e.len >= new.len
+                    }
+            } else if within {
+                e.is_bounded()
+                    && !e.is_path_dependent()
+                    && e.len <= new.len
+                    && new.hand.covers(e.hand)
             } else {
-                !e.is_proven() && hand.covers(e.hand)
+                !e.is_proven() && new.hand.covers(e.hand)
             };
-            if subsumed {
+            if decided {
                 *e = Entry::default();
                 freed += 1;
             }
@@ -519,6 +670,16 @@ mod tests {
         h
     }
 
+    impl Record {
+        /// The record as an estimate (no dependence).
+        fn clone_estimate(&self) -> Record {
+            Record {
+                dep: Dependence::None,
+                ..*self
+            }
+        }
+    }
+
     fn rec(hand: Hand, pn: PnDn, dn: PnDn, amount: u32) -> Record {
         Record {
             hand,
@@ -530,6 +691,7 @@ mod tests {
             dep: Dependence::None,
             path: 0,
             or_node: true,
+            budget: UNBOUNDED,
         }
     }
 
@@ -537,10 +699,10 @@ mod tests {
     fn proofs_cover_superior_hands_only() {
         let mut t = Table::new(1);
         t.store(42, &rec(hand(1, 1), 0, INF, 10));
-        assert!(t.probe(42, hand(1, 1), 0).is_proven());
-        assert!(t.probe(42, hand(3, 2), 0).is_proven());
-        assert!(!t.probe(42, hand(0, 2), 0).is_proven());
-        assert!(!t.probe(43, hand(3, 2), 0).is_proven());
+        assert!(t.probe(42, hand(1, 1), 0, UNBOUNDED).is_proven());
+        assert!(t.probe(42, hand(3, 2), 0, UNBOUNDED).is_proven());
+        assert!(!t.probe(42, hand(0, 2), 0, UNBOUNDED).is_proven());
+        assert!(!t.probe(43, hand(3, 2), 0, UNBOUNDED).is_proven());
     }
 
     /// A general disproof read back from the table carries no dependence.
@@ -548,11 +710,11 @@ mod tests {
     fn general_disproofs_cover_inferior_hands_and_depend_on_nothing() {
         let mut t = Table::new(1);
         t.store(7, &rec(hand(2, 0), INF, 0, 10));
-        let p = t.probe(7, hand(1, 0), 0);
+        let p = t.probe(7, hand(1, 0), 0, UNBOUNDED);
         assert!(p.is_disproven());
         assert_eq!(p.dep, Dependence::None);
-        assert!(t.probe(7, hand(2, 0), 12345).is_disproven());
-        assert!(!t.probe(7, hand(2, 1), 0).is_disproven());
+        assert!(t.probe(7, hand(2, 0), 12345, UNBOUNDED).is_disproven());
+        assert!(!t.probe(7, hand(2, 1), 0, UNBOUNDED).is_disproven());
     }
 
     #[test]
@@ -562,11 +724,11 @@ mod tests {
         r.dep = Dependence::Loop { ply: 3 };
         r.path = 1234;
         t.store(9, &r);
-        let p = t.probe(9, hand(0, 1), 1234);
+        let p = t.probe(9, hand(0, 1), 1234, UNBOUNDED);
         assert!(p.is_disproven());
         assert_eq!(p.dep, Dependence::Loop { ply: 3 });
-        assert!(!t.probe(9, hand(0, 1), 999).is_disproven());
-        assert!(!t.probe(9, hand(0, 0), 1234).is_disproven());
+        assert!(!t.probe(9, hand(0, 1), 999, UNBOUNDED).is_disproven());
+        assert!(!t.probe(9, hand(0, 0), 1234, UNBOUNDED).is_disproven());
     }
 
     #[test]
@@ -577,28 +739,104 @@ mod tests {
         r.path = 77;
         t.store(9, &r);
         t.store(9, &rec(hand(3, 3), 0, INF, 5));
-        let p = t.probe(9, hand(0, 1), 77);
+        let p = t.probe(9, hand(0, 1), 77, UNBOUNDED);
         assert!(p.is_disproven());
         assert_eq!(p.dep, Dependence::DepthCut);
-        assert!(!t.probe(9, hand(0, 1), 78).is_disproven());
+        assert!(!t.probe(9, hand(0, 1), 78, UNBOUNDED).is_disproven());
         t.purge_depth_cuts();
-        assert!(!t.probe(9, hand(0, 1), 77).found);
+        assert!(!t.probe(9, hand(0, 1), 77, UNBOUNDED).found);
         // Other entries stay.
-        assert!(t.probe(9, hand(3, 3), 0).is_proven());
+        assert!(t.probe(9, hand(3, 3), 0, UNBOUNDED).is_proven());
+    }
+
+    fn bounded(hand: Hand, pn: PnDn, dn: PnDn, plies: u32, budget: u32) -> Record {
+        Record {
+            dep: Dependence::Within {
+                plies,
+                loop_at: None,
+            },
+            budget,
+            ..rec(hand, pn, dn, 10)
+        }
+    }
+
+    /// What each kind of search sees: a bounded one the proofs within its budget, the bounded
+    /// disproofs at least as wide, its own estimates for its budget only; the main search none of the
+    /// bounded entries.
+    #[test]
+    fn bounded_entries_answer_bounded_questions_only() {
+        let mut t = Table::new(1);
+        let mut proof = rec(hand(1, 0), 0, INF, 10);
+        proof.len = 9;
+        t.store(3, &proof);
+        assert!(t.probe(3, hand(1, 0), 0, 9).is_proven());
+        assert!(t.probe(3, hand(2, 0), 0, 11).is_proven());
+        assert!(!t.probe(3, hand(1, 0), 0, 7).found);
+        // No mate within 7 (for this hand and smaller ones).
+        t.store(3, &bounded(hand(1, 0), INF, 0, 7, 7));
+        let p = t.probe(3, hand(0, 0), 0, 5);
+        assert!(p.is_disproven());
+        assert_eq!(
+            p.dep,
+            Dependence::Within {
+                plies: 7,
+                loop_at: None
+            }
+        );
+        assert!(t.probe(3, hand(1, 0), 0, 7).is_disproven());
+        assert!(!t.probe(3, hand(2, 0), 0, 7).is_disproven());
+        // The main search sees the proof, not the bounded disproof.
+        assert!(t.probe(3, hand(1, 0), 0, UNBOUNDED).is_proven());
+        assert!(!t.probe(3, hand(0, 0), 0, UNBOUNDED).found);
+        // A bounded estimate is for its own budget.
+        t.store(4, &bounded(hand(0, 1), 40, 50, 0, 13).clone_estimate());
+        assert!(t.probe(4, hand(0, 1), 0, 13).found);
+        assert!(!t.probe(4, hand(0, 1), 0, 15).found);
+        assert!(!t.probe(4, hand(0, 1), 0, UNBOUNDED).found);
+        // A wider disproof replaces the estimates it decides; a proof frees those it decides.
+        t.store(4, &bounded(hand(0, 1), INF, 0, 15, 15));
+        assert!(t.probe(4, hand(0, 1), 0, 13).is_disproven());
+        let used = t.used;
+        t.store(5, &bounded(hand(0, 1), 40, 50, 0, 13).clone_estimate());
+        let mut p5 = rec(hand(0, 1), 0, INF, 10);
+        p5.len = 11;
+        t.store(5, &p5);
+        assert_eq!(t.used, used + 1);
+        assert!(t.probe(5, hand(0, 1), 0, 13).is_proven());
+    }
+
+    /// A bounded disproof resting on a loop above the node holds on its path only, within its bound.
+    #[test]
+    fn bounded_loop_disproofs_match_their_path_only() {
+        let mut t = Table::new(1);
+        let mut r = bounded(hand(0, 1), INF, 0, 9, 9);
+        r.dep = Dependence::Within {
+            plies: 9,
+            loop_at: Some(2),
+        };
+        r.path = 4321;
+        t.store(8, &r);
+        let p = t.probe(8, hand(0, 1), 4321, 9);
+        assert!(p.is_disproven());
+        assert_eq!(p.dep, r.dep);
+        assert!(t.probe(8, hand(0, 1), 4321, 7).is_disproven());
+        assert!(!t.probe(8, hand(0, 1), 4321, 11).found);
+        assert!(!t.probe(8, hand(0, 1), 1234, 9).found);
+        assert!(!t.probe(8, hand(0, 1), 4321, UNBOUNDED).found);
     }
 
     #[test]
     fn unproven_entries_bound_neighbours() {
         let mut t = Table::new(1);
         t.store(5, &rec(hand(1, 1), 300, 7, 10));
-        let exact = t.probe(5, hand(1, 1), 0);
+        let exact = t.probe(5, hand(1, 1), 0, UNBOUNDED);
         assert!(exact.found && exact.pn == 300 && exact.dn == 7);
         // Fewer pieces: at least as hard to prove.
-        assert_eq!(t.probe(5, hand(0, 1), 0).pn, 300);
+        assert_eq!(t.probe(5, hand(0, 1), 0, UNBOUNDED).pn, 300);
         // More pieces: at least as hard to disprove (never below an unexpanded node's number).
-        assert_eq!(t.probe(5, hand(2, 1), 0).dn, UNIT);
+        assert_eq!(t.probe(5, hand(2, 1), 0, UNBOUNDED).dn, UNIT);
         t.store(5, &rec(hand(1, 1), 300, 70, 10));
-        assert_eq!(t.probe(5, hand(2, 1), 0).dn, 70);
+        assert_eq!(t.probe(5, hand(2, 1), 0, UNBOUNDED).dn, 70);
     }
 
     #[test]
@@ -610,11 +848,11 @@ mod tests {
         }
         // One cluster's worth are live; the most searched ones survive, the cheapest went.
         assert_eq!(t.used, CLUSTER);
-        assert!(t.probe(11, hand(19, 0), 0).found);
-        assert!(!t.probe(11, hand(0, 0), 0).found);
+        assert!(t.probe(11, hand(19, 0), 0, UNBOUNDED).found);
+        assert!(!t.probe(11, hand(0, 0), 0, UNBOUNDED).found);
         // A proof frees what it subsumes.
         t.store(11, &rec(hand(0, 0), 0, INF, 1));
-        assert!(t.probe(11, hand(5, 0), 0).is_proven());
+        assert!(t.probe(11, hand(5, 0), 0, UNBOUNDED).is_proven());
         assert_eq!(t.used, 1);
     }
 
@@ -635,7 +873,7 @@ mod tests {
         assert!(t.gc_count() > 0);
         assert!(t.hashfull() < GC_TRIGGER as u32);
         let kept = (0..cap / 10)
-            .filter(|&i| t.probe(key(i), hand(1, 0), 0).is_proven())
+            .filter(|&i| t.probe(key(i), hand(1, 0), 0, UNBOUNDED).is_proven())
             .count();
         // Replacement inside a full cluster may cost a few; GC costs none.
         assert!(kept * 100 >= (cap / 10) * 95, "{kept} of {}", cap / 10);
@@ -653,12 +891,15 @@ mod tests {
                     &rec(hand(1, 0), 0, INF, 1),
                 );
             }
-            assert!(t.probe(0x9e37_79b9_7f4a_7c15, hand(1, 0), 0).is_proven());
+            assert!(
+                t.probe(0x9e37_79b9_7f4a_7c15, hand(1, 0), 0, UNBOUNDED)
+                    .is_proven()
+            );
             t.clear();
             assert_eq!(t.hashfull(), 0);
             for k in 1..=n {
                 let key = k.wrapping_mul(0x9e37_79b9_7f4a_7c15);
-                assert!(!t.probe(key, hand(1, 0), 0).found, "{n}: {k}");
+                assert!(!t.probe(key, hand(1, 0), 0, UNBOUNDED).found, "{n}: {k}");
             }
         }
     }

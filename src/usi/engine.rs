@@ -293,6 +293,7 @@ impl Engine {
             Slot::Busy(_) => unreachable!("idle_solver is only called when no search runs"),
         };
         solver.ensure_size(hash_mb);
+        solver.set_pv_level(self.options.pv_level);
         if std::mem::take(&mut self.clear_pending) {
             solver.clear();
         }
@@ -393,7 +394,7 @@ fn search(
     }
     match &report.answer {
         Answer::Error(e) => out.error(e),
-        Answer::Mate(line) if mode == Mode::Game => {
+        Answer::Mate(line) => {
             out.line(&format!(
                 "info score mate {} pv {}",
                 line.len(),

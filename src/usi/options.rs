@@ -4,6 +4,7 @@
 //! a GUI that sends garbage must not leave the engine half-configured.
 
 use crate::checked::{HASH_DEFAULT_MB, HASH_MAX_MB, HASH_MIN_MB, TableSizeError, check_table_size};
+use crate::search::PvLevel;
 use std::fmt;
 
 pub const PV_INTERVAL_DEFAULT_MS: u64 = 1000;
@@ -17,6 +18,8 @@ pub struct Options {
     pub threads: usize,
     /// How often an `info … pv …` line is printed during a search; 0 turns them off.
     pub pv_interval_ms: u64,
+    /// How much work goes into the mating line after the proof (`PostSearchLevel`).
+    pub pv_level: PvLevel,
 }
 
 impl Default for Options {
@@ -25,6 +28,7 @@ impl Default for Options {
             hash_mb: HASH_DEFAULT_MB,
             threads: 1,
             pv_interval_ms: PV_INTERVAL_DEFAULT_MS,
+            pv_level: PvLevel::default(),
         }
     }
 }
@@ -50,6 +54,12 @@ pub enum OptionError {
         name: &'static str,
         value: String,
     },
+    /// Not one of a combo option's values.
+    NotAChoice {
+        name: &'static str,
+        value: String,
+        choices: &'static [&'static str],
+    },
 }
 
 impl fmt::Display for OptionError {
@@ -71,6 +81,13 @@ impl fmt::Display for OptionError {
             OptionError::TableSize(e) => write!(f, "{}: {e}", HASH.name),
             OptionError::NotABool { name, value } => {
                 write!(f, "{name}: '{value}' is not true or false")
+            }
+            OptionError::NotAChoice {
+                name,
+                value,
+                choices,
+            } => {
+                write!(f, "{name}: '{value}' is not one of {}", choices.join(", "))
             }
         }
     }
@@ -105,6 +122,10 @@ const PV_INTERVAL: Spin = Spin {
     max: PV_INTERVAL_MAX_MS,
 };
 
+/// `PostSearchLevel`, as other mate engines call it: how much work goes into the line after the proof.
+const POST_SEARCH_LEVEL: &str = "PostSearchLevel";
+const POST_SEARCH_LEVELS: &[&str] = &["None", "UpperBound", "MinLength"];
+
 /// The standard pondering switch. GUIs send it whether or not it was announced, so it is accepted and
 /// ignored (kanju does not ponder) rather than answered with an error on every game start.
 const PONDER: &str = "USI_Ponder";
@@ -138,10 +159,16 @@ impl Spin {
 impl Options {
     /// The `option …` lines of the `usi` answer, in the order GUIs show them.
     pub fn usi_lines() -> Vec<String> {
-        [&HASH, &THREADS, &PV_INTERVAL]
+        let mut lines: Vec<String> = [&HASH, &THREADS, &PV_INTERVAL]
             .iter()
             .map(|s| s.usi_line())
-            .collect()
+            .collect();
+        lines.push(format!(
+            "option name {POST_SEARCH_LEVEL} type combo default {} var {}",
+            PvLevel::default().usi_name(),
+            POST_SEARCH_LEVELS.join(" var ")
+        ));
+        lines
     }
 
     /// Applies `setoption name <name> value <value>`. Names are case-insensitive. On error nothing changes.
@@ -152,6 +179,15 @@ impl Options {
             "threads" => &THREADS,
             "pvinterval" => &PV_INTERVAL,
             "usi_ponder" => return parse_bool(PONDER, value.unwrap_or("")).map(|_| ()),
+            "postsearchlevel" => {
+                let v = value.unwrap_or("").trim();
+                self.pv_level = PvLevel::parse(v).ok_or_else(|| OptionError::NotAChoice {
+                    name: POST_SEARCH_LEVEL,
+                    value: v.to_string(),
+                    choices: POST_SEARCH_LEVELS,
+                })?;
+                return Ok(());
+            }
             _ => return Err(OptionError::Unknown(name.to_string())),
         };
         let value = value
@@ -201,6 +237,10 @@ mod tests {
             lines[2],
             "option name PvInterval type spin default 1000 min 0 max 3600000"
         );
+        assert_eq!(
+            lines[3],
+            "option name PostSearchLevel type combo default MinLength var None var UpperBound var MinLength"
+        );
     }
 
     #[test]
@@ -210,6 +250,10 @@ mod tests {
         o.set("PVINTERVAL", Some("0")).unwrap();
         o.set("Threads", Some("1")).unwrap();
         o.set("USI_Ponder", Some("false")).unwrap();
+        o.set("postsearchlevel", Some("upperbound")).unwrap();
+        assert_eq!(o.pv_level, PvLevel::UpperBound);
+        o.set("PostSearchLevel", Some("None")).unwrap();
+        assert_eq!(o.pv_level, PvLevel::None);
         assert_eq!(o.hash_mb, 16);
         assert_eq!(o.pv_interval_ms, 0);
     }
@@ -230,6 +274,8 @@ mod tests {
             ("Threads", Some("2")),
             ("PvInterval", Some("3600001")),
             ("USI_Ponder", Some("maybe")),
+            ("PostSearchLevel", Some("Shortest")),
+            ("PostSearchLevel", None),
             ("NoSuchOption", Some("1")),
         ] {
             let e = o.set(name, value).expect_err(name);

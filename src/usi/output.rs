@@ -46,7 +46,8 @@ impl Output {
     }
 }
 
-/// `info time … nodes … nps … hashfull … [pv …]` for a progress report.
+/// `info time … nodes … nps … hashfull … [score mate N] [pv …]` for a progress report (`score mate`
+/// once the PV search has a proven length).
 pub fn info_line(info: &SearchInfo) -> String {
     let mut s = format!(
         "info time {} nodes {} nps {} hashfull {}",
@@ -55,6 +56,9 @@ pub fn info_line(info: &SearchInfo) -> String {
         nps(info.nodes, info.elapsed),
         info.hashfull.min(1000)
     );
+    if let Some(n) = info.score_mate {
+        s.push_str(&format!(" score mate {n}"));
+    }
     if !info.pv.is_empty() {
         s.push_str(" pv ");
         s.push_str(&usi_moves(&info.pv));
@@ -117,15 +121,27 @@ mod tests {
             root_dn: 0,
             max_ply: 4000,
             gc_count: 0,
+            score_mate: None,
         };
         assert_eq!(
             info_line(&info),
             "info time 500 nodes 5000 nps 10000 hashfull 12 pv 7g7f"
         );
-        let quiet = SearchInfo { pv: vec![], ..info };
+        let quiet = SearchInfo {
+            pv: vec![],
+            ..info.clone()
+        };
         assert_eq!(
             info_line(&quiet),
             "info time 500 nodes 5000 nps 10000 hashfull 12"
+        );
+        let mate = SearchInfo {
+            score_mate: Some(1),
+            ..info
+        };
+        assert_eq!(
+            info_line(&mate),
+            "info time 500 nodes 5000 nps 10000 hashfull 12 score mate 1 pv 7g7f"
         );
     }
 }

@@ -263,7 +263,6 @@ fn lone_defender_pawn_refutes_by_drop_transposed() {
 /// mate, verified; the defence in it is not the longest because the lengths recorded in the table are
 /// bounds, here from the other problem (issue 6).
 #[test]
-#[ignore = "fails: line shorter than the minimax after table reuse; exact minimax PV lands with issue 6"]
 fn reused_table_short_line() {
     on_big_stack(|| {
         let before = "gS7/9/1k7/+l8/4R4/6K2/9/9/6+R2 b Sg 1";
