@@ -129,13 +129,19 @@ fn extract_within_budget(s: &mut Dfpn, level: PvLevel) -> Option<Line> {
         });
     }
     let mut best = first;
-    // The proof's bound: the root's recorded length, or the first line's.
+    // The proof's bound: the root's recorded length. (The first line's length is no bound: its
+    // defender takes the longest *recorded* replies, and recorded lengths are upper bounds.)
     let root = probe_here(s, s.root_path, UNBOUNDED);
-    let mut bound = best.len() as u32;
-    if root.is_proven() {
-        bound = bound.min(u32::from(root.len));
+    if !root.is_proven() {
+        return Some(Line {
+            moves: best,
+            exact: false,
+        });
     }
-    s.report_mate(best.len() as u32, &best);
+    let mut bound = u32::from(root.len);
+    if best.len() as u32 == bound {
+        s.report_mate(bound, &best);
+    }
     let mut exact = bound <= 1;
     if level == PvLevel::MinLength {
         while !exact && !s.aborted {
@@ -155,10 +161,8 @@ fn extract_within_budget(s: &mut Dfpn, level: PvLevel) -> Option<Line> {
                 debug_assert!(u32::from(r.len) < bound);
                 bound = u32::from(r.len);
                 exact = bound <= 1;
-                // A line of the new length, if the table gives it without searching.
-                if let Some(line) = walk(s, bound, false, false)
-                    && line.len() < best.len()
-                {
+                // A line within the new bound, if the table gives it without searching.
+                if let Some(line) = walk(s, bound, false, false) {
                     best = line;
                 }
                 let shown: &[Move] = if best.len() as u32 == bound {
@@ -175,11 +179,9 @@ fn extract_within_budget(s: &mut Dfpn, level: PvLevel) -> Option<Line> {
         }
     }
     log::debug!("pv: walk from nodes {}", s.nodes);
-    if !s.aborted
-        && let Some(line) = walk(s, bound, exact, true)
-        && line.len() <= best.len()
-    {
-        best = line;
+    match walk(s, bound, exact, true) {
+        Some(line) => best = line,
+        None => exact = false,
     }
     log::debug!("pv: done at nodes {}", s.nodes);
     s.horizon = UNBOUNDED;
