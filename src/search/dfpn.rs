@@ -420,16 +420,9 @@ impl<'a> Dfpn<'a> {
         self.tt.store(
             key,
             &Record {
-                hand,
-                pn: INF,
-                dn: 0,
-                len: 0,
-                best: 0,
-                amount: 1,
                 dep: r.dep,
-                path: 0,
-                or_node: true,
-                budget: 0,
+                budget: plies,
+                ..Record::disproof(hand, true)
             },
         );
         r

@@ -282,6 +282,24 @@ fn bounded_search(s: &mut Dfpn, at: At, budget: u32) -> (bool, bool) {
     (r.pn == 0, r.dn == 0)
 }
 
+/// `pick` from the table; if it finds nothing and `search` allows, searches the node for "mate within
+/// `k`?" and, proven, picks again.
+fn pick_or_search(
+    s: &mut Dfpn,
+    at: At,
+    k: u32,
+    search: bool,
+    pick: impl Fn(&mut Dfpn) -> Option<(Move, u32)>,
+) -> Option<(Move, u32)> {
+    if let Some(b) = pick(s) {
+        return Some(b);
+    }
+    if !search || !bounded_search(s, at, k).0 {
+        return None;
+    }
+    pick(s)
+}
+
 /// At an OR node worth at most `k`: the check of the shortest proof within `k` (the node's own entry,
 /// or the children's), and the length left after it.
 fn or_step(s: &mut Dfpn, moves: &MoveList, k: u32, at: At, search: bool) -> Option<(Move, u32)> {
@@ -302,13 +320,7 @@ fn or_step(s: &mut Dfpn, moves: &MoveList, k: u32, at: At, search: bool) -> Opti
         }
         best
     };
-    if let Some(b) = pick(s) {
-        return Some(b);
-    }
-    if !search || !bounded_search(s, at, k).0 {
-        return None;
-    }
-    pick(s)
+    pick_or_search(s, at, k, search, pick)
 }
 
 /// At an AND node worth exactly `k`: a reply worth exactly k − 1 (it refuted "mate within k − 2"
@@ -381,13 +393,7 @@ fn and_step_longest(
         }
         best
     };
-    if let Some(b) = pick(s) {
-        return Some(b);
-    }
-    if !search || !bounded_search(s, at, k).0 {
-        return None;
-    }
-    pick(s)
+    pick_or_search(s, at, k, search, pick)
 }
 
 /// The first line: the table's proof as it is (see the module comment). A child the table has lost
