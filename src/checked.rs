@@ -3,6 +3,7 @@
 //! the table sizes a front end may ask for.
 
 use crate::position::{Move, Position};
+use crate::search::alternatives::Alternatives;
 use crate::search::{MateOutcome, PvLevel, SearchInfo, SearchLimits, Solver, verify_mate_line};
 use std::fmt;
 use std::panic::{AssertUnwindSafe, catch_unwind};
@@ -40,6 +41,8 @@ pub struct Report {
     pub note: Option<String>,
     /// A mate whose length is proven to be the minimax length.
     pub exact: bool,
+    /// Other mating moves along the line, when asked for (`set_check_alternatives`).
+    pub alternatives: Option<Alternatives>,
 }
 
 /// Reads a mate problem: a bare SFEN, `sfen …`, `startpos` or a whole `position …` command, refused
@@ -152,11 +155,10 @@ impl CheckedSolver {
     pub fn ensure_size(&mut self, hash_mb: usize) {
         if hash_mb != self.hash_mb {
             // Drop the old table first so that both are never alive at once.
-            let (config, level) = (self.solver.config().clone(), self.solver.pv_level());
+            let settings = self.settings();
             self.solver = Solver::new(1);
             self.solver.resize(hash_mb);
-            self.solver.set_config(config);
-            self.solver.set_pv_level(level);
+            self.restore(settings);
             self.hash_mb = hash_mb;
         }
     }
@@ -173,6 +175,29 @@ impl CheckedSolver {
     /// How much work goes into the mating line (kept across `ensure_size`).
     pub fn set_pv_level(&mut self, level: PvLevel) {
         self.solver.set_pv_level(level);
+    }
+
+    /// Look for alternative mating moves along the line (kept across `ensure_size`).
+    pub fn set_check_alternatives(&mut self, on: bool) {
+        self.solver.set_check_alternatives(on);
+    }
+
+    /// The solver's settings, to carry over to a rebuilt one.
+    fn settings(&self) -> (crate::search::SearchConfig, PvLevel, bool) {
+        (
+            self.solver.config().clone(),
+            self.solver.pv_level(),
+            self.solver.check_alternatives(),
+        )
+    }
+
+    fn restore(
+        &mut self,
+        (config, level, alternatives): (crate::search::SearchConfig, PvLevel, bool),
+    ) {
+        self.solver.set_config(config);
+        self.solver.set_pv_level(level);
+        self.solver.set_check_alternatives(alternatives);
     }
 
     /// Reads one problem text (see `read_problem`) and solves it on a cleared table, so that the answer
@@ -211,6 +236,7 @@ impl CheckedSolver {
                 elapsed: r.elapsed,
                 note: r.note,
                 exact: r.exact,
+                alternatives: r.alternatives,
             },
             Ok(Err(e)) => Report {
                 answer: Answer::Error(e.to_string()),
@@ -218,23 +244,48 @@ impl CheckedSolver {
                 elapsed: start.elapsed(),
                 note: None,
                 exact: false,
+                alternatives: None,
             },
             Err(_) => {
                 log::error!("the search panicked on {root:?}");
-                let (config, level) = (self.solver.config().clone(), self.solver.pv_level());
+                let settings = self.settings();
                 self.solver = Solver::new(self.hash_mb);
-                self.solver.set_config(config);
-                self.solver.set_pv_level(level);
+                self.restore(settings);
                 Report {
                     answer: Answer::Error(INTERNAL_ERROR.to_string()),
                     nodes: 0,
                     elapsed: start.elapsed(),
                     note: None,
                     exact: false,
+                    alternatives: None,
                 }
             }
         }
     }
+}
+
+/// The alternative mating moves of a report, one text each (`alternative ply <k> <move> mate <n>`,
+/// then a remark if the check did not reach the end of the line, or `alternatives none` if it found
+/// none): the `info string` lines of USI and the extra lines of `solve --check-alternatives`.
+pub fn alternative_lines(alts: &Alternatives) -> Vec<String> {
+    let mut lines: Vec<String> = alts
+        .found
+        .iter()
+        .map(|a| {
+            format!(
+                "alternative ply {} {} mate {}",
+                a.ply,
+                a.mv.to_usi(),
+                a.mate
+            )
+        })
+        .collect();
+    if !alts.complete {
+        lines.push("alternatives: the check stopped before the end of the line".into());
+    } else if lines.is_empty() {
+        lines.push("alternatives none".into());
+    }
+    lines
 }
 
 #[cfg(test)]

@@ -60,6 +60,11 @@ enum Command {
         /// (no longer than the proof found; cheaper) or `none` (the first proof's line).
         #[arg(long, default_value = "min-length", value_parser = parse_pv)]
         pv: PvLevel,
+        /// After each mate, report other attacker moves along the line that also mate within the
+        /// plies left (余詰): `alternative ply <k> <move> mate <n>` lines after the answer (text), an
+        /// `alternatives` array (JSON).
+        #[arg(long)]
+        check_alternatives: bool,
     },
     /// Run problem files (id, sfen, expected, pv, note; tab separated) and count solved, wrong and
     /// timed-out problems. Exits with 1 if any answer was wrong.
@@ -148,6 +153,7 @@ fn run_command(command: Command) -> ExitCode {
             notation,
             no_progress,
             pv,
+            check_alternatives,
         } => {
             let opts = SolveOptions {
                 time_ms,
@@ -158,6 +164,7 @@ fn run_command(command: Command) -> ExitCode {
                 jobs: usize::from(jobs),
                 progress: !no_progress,
                 pv,
+                check_alternatives,
             };
             solve(&sfens, &opts)
         }

@@ -170,6 +170,48 @@ fn solve_pv_levels() {
     assert_eq!(out.status.code(), Some(2));
 }
 
+/// `--check-alternatives`: an indented `alternative …` line after the answer in text, an
+/// `alternatives` array in JSON; without the flag, neither.
+#[test]
+fn solve_check_alternatives() {
+    // A gold drop mates on 1b (guarded by the pawn) and on 2b (guarded by the knight).
+    let sfen = "8k/9/8P/6N2/9/9/9/9/9 b G2r2b3g4s3n4l17p 1";
+    let out = kanju(&["solve", "--hash-mb", "16", sfen], "");
+    assert_eq!(stdout_lines(&out).len(), 1);
+    let out = kanju(
+        &["solve", "--hash-mb", "16", "--check-alternatives", sfen],
+        "",
+    );
+    let lines = stdout_lines(&out);
+    assert_eq!(lines.len(), 2, "{lines:?}");
+    let other = if lines[0].ends_with("G*1b") {
+        "G*2b"
+    } else {
+        "G*1b"
+    };
+    assert_eq!(lines[1], format!("  alternative ply 1 {other} mate 1"));
+    let out = kanju(
+        &[
+            "solve",
+            "--hash-mb",
+            "16",
+            "--json",
+            "--check-alternatives",
+            sfen,
+        ],
+        "",
+    );
+    let line = &stdout_lines(&out)[0];
+    assert!(
+        line.ends_with(&format!(
+            r#""alternatives":[{{"ply":1,"move":"{other}","mate":1}}],"alternatives_complete":true}}"#
+        )),
+        "{line}"
+    );
+    let out = kanju(&["solve", "--hash-mb", "16", "--json", sfen], "");
+    assert!(!stdout_lines(&out)[0].contains("alternatives"));
+}
+
 #[test]
 fn solve_reports_malformed_input_without_panicking() {
     for bad in [

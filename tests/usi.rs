@@ -754,3 +754,58 @@ fn post_search_level_chooses_the_line() {
         "{refused:?}"
     );
 }
+
+/// `CheckAlternatives`: announced as a check option, off by default (no `alternative` lines); on, the
+/// other mating move of a mate in 1 with two solutions is reported in an `info string` before the
+/// answer, and a one-solution mate in 3 is reported as having none.
+#[test]
+fn check_alternatives_reports_other_mates() {
+    // A gold drop mates on 1b (guarded by the pawn) and on 2b (guarded by the knight).
+    let two = "8k/9/8P/6N2/9/9/9/9/9 b G2r2b3g4s3n4l17p 1";
+    let one = "9/8k/9/7RG/9/9/9/9/9 b r2b3g4s4n4l18p 1";
+    let mut e = Engine::start();
+    e.send("usi");
+    let hello = e.read_until("usiok", QUICK);
+    assert!(
+        hello.contains(&"option name CheckAlternatives type check default false".to_string()),
+        "{hello:?}"
+    );
+    e.send("setoption name USI_Hash value 16");
+    e.send("isready");
+    e.read_until("readyok", ANSWER);
+    e.send(&format!("position sfen {two}"));
+    e.send("go mate 10000");
+    let lines = e.read_until("checkmate", ANSWER);
+    assert!(
+        !lines.iter().any(|l| l.contains("alternative")),
+        "{lines:?}"
+    );
+    e.send("setoption name CheckAlternatives value true");
+    e.send(&format!("position sfen {two}"));
+    e.send("go mate 10000");
+    let lines = e.read_until("checkmate", ANSWER);
+    let answer = lines.last().unwrap();
+    assert_mate(two, answer, 1);
+    let other = if answer.ends_with("G*1b") {
+        "G*2b"
+    } else {
+        "G*1b"
+    };
+    assert!(
+        lines.contains(&format!("info string alternative ply 1 {other} mate 1")),
+        "{lines:?}"
+    );
+    e.send(&format!("position sfen {one}"));
+    e.send("go mate 10000");
+    let lines = e.read_until("checkmate", ANSWER);
+    assert_mate(one, lines.last().unwrap(), 3);
+    assert!(
+        lines.contains(&"info string alternatives none".to_string()),
+        "{lines:?}"
+    );
+    let refused = e.answer_to("setoption name CheckAlternatives value maybe");
+    assert!(
+        refused.iter().any(|l| l.starts_with("info string error")),
+        "{refused:?}"
+    );
+}

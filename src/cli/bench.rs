@@ -599,6 +599,7 @@ mod tests {
             elapsed,
             note: None,
             exact: false,
+            alternatives: None,
         };
         let mut t = Totals::default();
         assert_eq!(t.median_solved_time(), None);

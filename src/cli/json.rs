@@ -25,6 +25,24 @@ pub struct SolveRecord<'a> {
     pub exact: bool,
     /// Why the search gave up early, or why the line is not known to be the shortest; `null` if nothing.
     pub note: Option<&'a str>,
+    /// With `--check-alternatives`, for a mate: the other attacker moves along the line that also mate
+    /// within the plies left; absent otherwise.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub alternatives: Option<Vec<AlternativeRecord>>,
+    /// With `--check-alternatives`, for a mate: whether every attacker move of the line was checked.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub alternatives_complete: Option<bool>,
+}
+
+/// One alternative mating move (`alternatives`).
+#[derive(Debug, Serialize)]
+pub struct AlternativeRecord {
+    /// The ply of the line's move it replaces, counted from 1.
+    pub ply: u32,
+    #[serde(rename = "move")]
+    pub mv: String,
+    /// Plies to mate after it (a proven length, at most the plies left).
+    pub mate: u32,
 }
 
 impl<'a> SolveRecord<'a> {
@@ -45,6 +63,17 @@ impl<'a> SolveRecord<'a> {
             error,
             exact: report.exact,
             note: report.note.as_deref(),
+            alternatives: report.alternatives.as_ref().map(|a| {
+                a.found
+                    .iter()
+                    .map(|x| AlternativeRecord {
+                        ply: x.ply,
+                        mv: x.mv.to_usi(),
+                        mate: x.mate,
+                    })
+                    .collect()
+            }),
+            alternatives_complete: report.alternatives.as_ref().map(|a| a.complete),
         }
     }
 
@@ -67,6 +96,7 @@ mod tests {
             elapsed: Duration::from_millis(3),
             note: None,
             exact: false,
+            alternatives: None,
         }
     }
 

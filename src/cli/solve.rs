@@ -8,7 +8,7 @@ use super::batch::{self, Progress};
 use super::json::SolveRecord;
 use super::kif::kif_record;
 use super::notation::japanese_line;
-use crate::checked::{Answer, Report, usi_moves};
+use crate::checked::{Answer, Report, alternative_lines, usi_moves};
 use crate::position::Position;
 use crate::search::PvLevel;
 use crate::search::{SearchLimits, problem_position};
@@ -54,6 +54,8 @@ pub struct SolveOptions {
     pub progress: bool,
     /// How much work goes into each mating line after its proof.
     pub pv: PvLevel,
+    /// Report other mating moves along each line (`checked::alternative_lines`).
+    pub check_alternatives: bool,
 }
 
 /// Time limits as the command line gives them: 0 means none.
@@ -109,6 +111,7 @@ pub fn run_solve(
         &progress,
         |solver, text, stop| {
             solver.set_pv_level(opts.pv);
+            solver.set_check_alternatives(opts.check_alternatives);
             let solved = solver.solve_text(text, &limits, stop);
             render(text.trim(), &solved, opts)
         },
@@ -148,6 +151,7 @@ pub fn render(
                 elapsed: Duration::ZERO,
                 note: None,
                 exact: false,
+                alternatives: None,
             };
             &refused
         }
@@ -159,7 +163,13 @@ pub fn render(
         }
         (Format::Kif, Err(e)) => format!("# kanju: error {}: {}\n\n", one_line(e), one_line(text)),
         (Format::Text, Ok((root, report))) => {
-            format!("{}\n", plain_line(root, &report.answer, opts.notation))
+            let mut text = format!("{}\n", plain_line(root, &report.answer, opts.notation));
+            if let Some(alts) = &report.alternatives {
+                for line in alternative_lines(alts) {
+                    text.push_str(&format!("  {line}\n"));
+                }
+            }
+            text
         }
         (Format::Text, Err(e)) => format!("error {}\n", one_line(e)),
     };
@@ -204,6 +214,7 @@ mod tests {
             jobs,
             progress: false,
             pv: PvLevel::default(),
+            check_alternatives: false,
         }
     }
 

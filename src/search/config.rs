@@ -33,8 +33,12 @@ pub struct SearchConfig {
     pub promo_chains: bool,
     /// Mate in one at every new OR node before generating its checks.
     pub mate1: bool,
-    /// A 3-ply search (check, every evasion, mate in one) at every new OR node where mate in one fails.
+    /// A 3-ply search (check, every evasion, mate in one) at every new OR node of the main search
+    /// where mate in one fails.
     pub mate3: bool,
+    /// The same 3-ply search in length-bounded searches (the PV phase), at OR nodes with at most 4
+    /// plies left, where it answers "mate within 3?" exactly (needs `mate1`).
+    pub pv_mate3: bool,
     pub init: Init,
     /// Initial pn of a check grows with its distance from the king (with `Init::Unit`).
     pub distance: bool,
@@ -52,6 +56,7 @@ impl Default for SearchConfig {
             promo_chains: true,
             mate1: true,
             mate3: false,
+            pv_mate3: true,
             init: Init::Unit,
             distance: true,
             max_ply: 4000,
@@ -70,6 +75,7 @@ impl SearchConfig {
             promo_chains: false,
             mate1: false,
             mate3: false,
+            pv_mate3: false,
             init: Init::Unit,
             distance: false,
             max_ply: 4000,
@@ -120,6 +126,7 @@ impl SearchConfig {
                 "promochains" => self.promo_chains = flag()?,
                 "mate1" => self.mate1 = flag()?,
                 "mate3" => self.mate3 = flag()?,
+                "pvmate3" => self.pv_mate3 = flag()?,
                 "init" => {
                     self.init = match value {
                         "unit" => Init::Unit,
@@ -141,7 +148,7 @@ impl fmt::Display for SearchConfig {
         let on = |b: bool| if b { "on" } else { "off" };
         write!(
             f,
-            "agg={},eps={},edge={},chains={},promochains={},mate1={},mate3={},init={},distance={},maxply={}",
+            "agg={},eps={},edge={},chains={},promochains={},mate1={},mate3={},pvmate3={},init={},distance={},maxply={}",
             match self.aggregation {
                 Aggregation::Sum => "sum",
                 Aggregation::Weak => "weak",
@@ -152,6 +159,7 @@ impl fmt::Display for SearchConfig {
             on(self.promo_chains),
             on(self.mate1),
             on(self.mate3),
+            on(self.pv_mate3),
             match self.init {
                 Init::Unit => "unit",
                 Init::Look => "look",

@@ -21,7 +21,7 @@ use super::loops::{Dependence, PathMap, ROOT_PATH, next_path};
 use super::node::Child;
 use super::numbers::{Combined, INF, PN_MAX, PnDn, add, best_threshold};
 use super::tt::{Record, Table, UNBOUNDED};
-use super::{SearchInfo, SearchLimits, mate1};
+use super::{SearchInfo, SearchLimits, frontier, mate1};
 use crate::position::movegen::MoveList;
 use crate::position::{Color, Hand, Move, Position};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -283,6 +283,34 @@ impl<'a> Dfpn<'a> {
         })
     }
 
+    /// At an OR node without mate in one: the 3-ply search (`frontier::mate_in_three`). A mate found
+    /// is stored as a proof (the AND node and its children are not: a walk that needs them proves
+    /// them again at once, by mate in one). `Err(cut)`: no mate within 3 plies; `cut`, only on this
+    /// path (a line met a position of the path).
+    fn try_mate3(&mut self) -> Result<NodeResult, bool> {
+        let path = &self.path;
+        let m = match frontier::mate_in_three(
+            &mut self.pos,
+            self.attacker,
+            |k| path.contains_key(&k),
+            &mut self.buf,
+            &mut self.nodes,
+        ) {
+            frontier::Three::Mate(m) => m,
+            frontier::Three::NoMate { cut } => return Err(cut),
+        };
+        let key = self.tt_key();
+        self.tt
+            .store(key, &Record::proof(m.proof, m.len, m.mv.to_u16(), true));
+        Ok(NodeResult {
+            pn: 0,
+            dn: INF,
+            len: m.len,
+            hand: m.proof,
+            dep: Dependence::None,
+        })
+    }
+
     /// Searches the current node until its proof number reaches `thpn` or its disproof number `thdn`
     /// (or it is solved, or a limit is hit), stores the result and returns it. `fresh`: the table had
     /// nothing on the node.
@@ -303,13 +331,28 @@ impl<'a> Dfpn<'a> {
             // Only a bounded search has budgets: no mate in 0 plies.
             return self.bounded_disproof(0);
         }
-        if or_node && self.config.mate1 && (fresh || budget <= 2) {
+        // Mate in three: at new nodes of the main search; in bounded searches where it is exact.
+        let mate3 = if budget == UNBOUNDED {
+            self.config.mate3 && fresh
+        } else {
+            self.config.pv_mate3 && budget <= 4
+        };
+        if or_node && self.config.mate1 && (fresh || budget <= 2 || mate3) {
             if let Some(r) = self.try_mate1() {
                 return r;
             }
             if budget <= 2 {
                 // Mate in one is answered exactly, and an OR node's mates have odd lengths.
                 return self.bounded_disproof(2);
+            }
+            if mate3 {
+                match self.try_mate3() {
+                    Ok(r) => return r,
+                    // Mate within three is answered exactly too, unless the path cut a line (then the
+                    // node is searched as usual, its result path-dependent).
+                    Err(false) if budget <= 4 => return self.bounded_disproof(4),
+                    Err(_) => {}
+                }
             }
         }
         self.nodes += 1;

@@ -6,10 +6,13 @@
 //! * A new OR node is checked for mate in one; a failure gives it the number of checks as the initial
 //!   disproof number.
 //!
+//! * `mate_in_three`: the paper's fixed-depth search — each check, every evasion, mate in one after
+//!   each — answering exactly whether the attacker mates within 3 plies.
+//!
 //! Together the 1-ply look-ahead of an OR node and the mate-1 probe of its grandchildren make the
 //! 3-ply frontier of the paper.
 
-use super::hands::and_proof_extra;
+use super::hands::{and_proof_extra, before_proof};
 use super::mate1;
 use crate::position::movegen::{MoveList, generate_checks, generate_evasions};
 use crate::position::{Bitboard, Color, Hand, Move, PieceKind, Position, attacks};
@@ -73,4 +76,185 @@ pub fn look_or(pos: &mut Position, attacker: Color, checks: &mut MoveList) -> (O
     checks.clear();
     generate_checks(pos, checks);
     (OrLook::Checks(checks.len()), 0)
+}
+
+/// A mate within three plies found by `mate_in_three`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Mate3 {
+    /// The first check.
+    pub mv: Move,
+    /// 1 or 3.
+    pub len: u16,
+    /// The proof hand of the OR node.
+    pub proof: Hand,
+}
+
+/// What `mate_in_three` found.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Three {
+    Mate(Mate3),
+    /// No mate within three plies that avoids the positions of the path. `cut`: some line was cut at
+    /// such a position, so the answer holds for this path only.
+    NoMate {
+        cut: bool,
+    },
+}
+
+/// Whether the attacker (to move in `pos`, which has **no mate in one**: the caller has asked
+/// `mate1` already) mates within three plies: a check after which every evasion allows a mate in one.
+/// `nodes` counts the positions whose moves it generated (the OR node and each AND node).
+///
+/// Like the search, it treats a move back to a position of the path (`on_path`, full keys) as a
+/// failure of the attacker, so that its proofs are trees the search itself could have found and a
+/// line read from the table can be played back without meeting the path. Without a cut the answers
+/// are exact and hold for every path to the position; a proof always holds (it is a mate tree).
+///
+/// Proof hand (as `Dfpn::finish` builds it, the rules in `hands.rs`): at the AND node after the check,
+/// the union of the grandchildren's mate-1 proof hands and `and_proof_extra`; before the check,
+/// `before_proof`. The defender's moves leave the attacker's hand as it is, so the union needs no
+/// adjustment.
+pub fn mate_in_three(
+    pos: &mut Position,
+    attacker: Color,
+    on_path: impl Fn(u64) -> bool,
+    bufs: &mut [MoveList; 2],
+    nodes: &mut u64,
+) -> Three {
+    debug_assert_eq!(attacker, pos.side_to_move());
+    let [checks, evasions] = bufs;
+    checks.clear();
+    generate_checks(pos, checks);
+    *nodes += 1;
+    let mut cut = false;
+    for &c in checks.iter() {
+        pos.do_move(c);
+        let proof = if on_path(pos.key()) {
+            cut = true;
+            None
+        } else {
+            mated_in_two(pos, attacker, &on_path, evasions, nodes, &mut cut)
+        };
+        pos.undo_move(c);
+        if let Some((len, and_hand)) = proof {
+            return Three::Mate(Mate3 {
+                mv: c,
+                len: len + 1,
+                proof: before_proof(pos, c, and_hand),
+            });
+        }
+    }
+    Three::NoMate { cut }
+}
+
+/// At an AND node: whether every evasion allows a mate in one; the mate's length and the node's
+/// proof hand.
+fn mated_in_two(
+    pos: &mut Position,
+    attacker: Color,
+    on_path: &impl Fn(u64) -> bool,
+    evasions: &mut MoveList,
+    nodes: &mut u64,
+    cut: &mut bool,
+) -> Option<(u16, Hand)> {
+    evasions.clear();
+    generate_evasions(pos, evasions);
+    *nodes += 1;
+    let mut proof = and_proof_extra(pos, attacker);
+    if evasions.is_empty() {
+        return Some((0, proof));
+    }
+    for &e in evasions.iter() {
+        pos.do_move(e);
+        let mate = if on_path(pos.key()) {
+            *cut = true;
+            None
+        } else {
+            mate1::mate_in_one(pos)
+        };
+        pos.undo_move(e);
+        proof = proof.max(mate?.1);
+    }
+    Some((2, proof))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::position::movegen::count_evasions;
+
+    /// Generate-and-test over every line of three plies, without hands.
+    fn reference(pos: &mut Position) -> Option<u16> {
+        let mut checks = MoveList::new();
+        generate_checks(pos, &mut checks);
+        let mut best = None;
+        for &c in checks.iter() {
+            pos.do_move(c);
+            let mut evasions = MoveList::new();
+            generate_evasions(pos, &mut evasions);
+            let len = if evasions.is_empty() {
+                Some(1)
+            } else {
+                evasions
+                    .iter()
+                    .all(|&e| {
+                        pos.do_move(e);
+                        let mut replies = MoveList::new();
+                        generate_checks(pos, &mut replies);
+                        let mate = replies.iter().any(|&r| {
+                            pos.do_move(r);
+                            let mated = count_evasions(pos) == 0;
+                            pos.undo_move(r);
+                            mated
+                        });
+                        pos.undo_move(e);
+                        mate
+                    })
+                    .then_some(3)
+            };
+            pos.undo_move(c);
+            best = match (best, len) {
+                (Some(b), Some(l)) => Some(l.min(b)),
+                (b, l) => b.or(l),
+            };
+        }
+        best
+    }
+
+    /// The answers on a few positions; `tests/mate1.rs` compares thousands with generate-and-test.
+    #[test]
+    fn agrees_with_generate_and_test() {
+        let positions = [
+            // Mate in 3 (rook check from the side, then the gold).
+            "9/8k/9/7RG/9/9/9/9/9 b r2b3g4s4n4l18p 1",
+            // Real-game mates in 3 and 5 (yaneuraou-mate3/5.tsv).
+            "ln1gkg1nl/6+P2/2sppps1p/2p3p2/p8/P1P1P3P/2NP1PP2/3s1KSR1/L1+b2G1NL w R2Pbgp 42",
+            "l2gkg2l/2s3s2/p1nppp1pp/2p3p2/P4P1P1/4n3P/1PPPG1N2/1BKS2+s2/LN3+r3 w RBgl3p 72",
+            "lnsgs2+Pl/3kg4/p1pppN2p/6pp1/9/7R1/P1PP1Sg1P/1S3+b3/LN5KL w Nrbg6p 58",
+        ];
+        let mut bufs = [MoveList::new(), MoveList::new()];
+        for sfen in positions {
+            let mut pos = Position::from_sfen(sfen).expect("a valid sfen");
+            let attacker = pos.side_to_move();
+            let expect = reference(&mut pos);
+            let mut nodes = 0;
+            let got = if mate1::mating_move(&pos).is_some() {
+                Some(1)
+            } else {
+                match mate_in_three(&mut pos, attacker, |_| false, &mut bufs, &mut nodes) {
+                    Three::Mate(m) => Some(m.len),
+                    Three::NoMate { cut } => {
+                        assert!(!cut);
+                        None
+                    }
+                }
+            };
+            assert_eq!(got, expect, "{sfen}");
+            if got == Some(3)
+                && let Three::Mate(m) =
+                    mate_in_three(&mut pos, attacker, |_| false, &mut bufs, &mut nodes)
+            {
+                assert!(pos.hand(attacker).covers(m.proof), "{sfen}");
+            }
+        }
+    }
 }

@@ -12,6 +12,7 @@
 //! * `pv` — the mating line;
 //! * `config` — the internal switches, for measuring each technique.
 
+pub mod alternatives;
 pub mod config;
 pub mod dfpn;
 pub mod frontier;
@@ -86,6 +87,9 @@ pub struct SolveResult {
     pub note: Option<String>,
     /// For a mate: its length is proven to be the minimax length (`PvLevel::MinLength` completed).
     pub exact: bool,
+    /// For a mate, when asked (`Solver::set_check_alternatives`): other attacker moves along the line
+    /// that also mate within the plies left.
+    pub alternatives: Option<alternatives::Alternatives>,
 }
 
 /// Why `Solver::solve` refused a root position.
@@ -110,6 +114,7 @@ pub struct Solver {
     tt: tt::Table,
     config: SearchConfig,
     pv_level: PvLevel,
+    check_alternatives: bool,
 }
 
 impl Solver {
@@ -119,6 +124,7 @@ impl Solver {
             tt: tt::Table::new(hash_mb),
             config: SearchConfig::default(),
             pv_level: PvLevel::default(),
+            check_alternatives: false,
         }
     }
 
@@ -150,6 +156,16 @@ impl Solver {
         self.pv_level
     }
 
+    /// After a mate, look for other attacker moves along the line that also mate within the plies
+    /// left (`SolveResult::alternatives`).
+    pub fn set_check_alternatives(&mut self, on: bool) {
+        self.check_alternatives = on;
+    }
+
+    pub fn check_alternatives(&self) -> bool {
+        self.check_alternatives
+    }
+
     /// Searches for a mate of the side to move in `problem_position(root)` (see there for who holds the
     /// pieces missing from the SFEN). A root that is not a mate problem (the defender has no king, or is
     /// in check) is refused.
@@ -176,6 +192,7 @@ impl Solver {
         );
         let mut note = None;
         let mut exact = false;
+        let mut alternatives = None;
         let outcome = match search.run() {
             RootResult::Proven => match pv::extract(&mut search, self.pv_level) {
                 Some(line) if verify_mate_line(root, &line.moves) => {
@@ -185,6 +202,9 @@ impl Solver {
                             "the search stopped before the line was proven shortest: mate in {} or less",
                             line.moves.len()
                         ));
+                    }
+                    if self.check_alternatives {
+                        alternatives = Some(alternatives::check(&mut search, &line.moves));
                     }
                     MateOutcome::Mate(line.moves)
                 }
@@ -214,6 +234,7 @@ impl Solver {
             elapsed: start.elapsed(),
             note,
             exact,
+            alternatives,
         })
     }
 }

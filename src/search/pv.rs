@@ -347,7 +347,11 @@ fn and_step_exact(
     if !p.is_disproven() {
         return None;
     }
-    let m = moves.iter().copied().find(|m| m.to_u16() == p.best)?;
+    // The refuting reply: the table's best move, except that a path-dependent disproof keeps none.
+    let m = match moves.iter().copied().find(|m| m.to_u16() == p.best) {
+        Some(m) => m,
+        None => refuting_reply(s, moves, k - 2, at, search)?,
+    };
     if probe_child(s, at.path, m, k - 1).is_proven() {
         return Some((m, k - 1));
     }
@@ -369,6 +373,54 @@ fn and_step_exact(
     s.path.remove(&key);
     s.pos.undo_move(m);
     proven.then_some((m, k - 1))
+}
+
+/// At an AND node refuted "mate within `budget`?" without a recorded refutation: a reply whose child
+/// has no mate within `budget` − 1, from the table or, if `search` allows, by searching the replies in
+/// turn. On the PV a refutation that rests on the path is as good as a general one (module comment,
+/// point 3).
+fn refuting_reply(
+    s: &mut Dfpn,
+    moves: &MoveList,
+    budget: u32,
+    at: At,
+    search: bool,
+) -> Option<Move> {
+    let child_budget = budget.checked_sub(1)?;
+    if let Some(&m) = moves
+        .iter()
+        .find(|&&m| probe_child(s, at.path, m, child_budget).is_disproven())
+    {
+        return Some(m);
+    }
+    if !search {
+        return None;
+    }
+    for &m in moves.iter() {
+        s.pos.do_move(m);
+        let key = s.pos.key();
+        // A reply back onto the path is never the line's reply (its values decrease).
+        let refuted = if let std::collections::hash_map::Entry::Vacant(e) = s.path.entry(key) {
+            e.insert(at.ply + 1);
+            let child = At {
+                ply: at.ply + 1,
+                path: next_path(at.path, m),
+            };
+            let (_, disproven) = bounded_search(s, child, child_budget);
+            s.path.remove(&key);
+            disproven
+        } else {
+            false
+        };
+        s.pos.undo_move(m);
+        if refuted {
+            return Some(m);
+        }
+        if s.aborted {
+            return None;
+        }
+    }
+    None
 }
 
 /// At an AND node worth at most `k`: every reply must be proven within k − 1; the one with the

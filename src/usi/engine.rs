@@ -294,6 +294,7 @@ impl Engine {
         };
         solver.ensure_size(hash_mb);
         solver.set_pv_level(self.options.pv_level);
+        solver.set_check_alternatives(self.options.check_alternatives);
         if std::mem::take(&mut self.clear_pending) {
             solver.clear();
         }
@@ -395,6 +396,11 @@ fn search(
     match &report.answer {
         Answer::Error(e) => out.error(e),
         Answer::Mate(line) => {
+            if let Some(alts) = &report.alternatives {
+                for text in crate::checked::alternative_lines(alts) {
+                    out.line(&format!("info string {text}"));
+                }
+            }
             out.line(&format!(
                 "info score mate {} pv {}",
                 line.len(),

@@ -20,6 +20,9 @@ pub struct Options {
     pub pv_interval_ms: u64,
     /// How much work goes into the mating line after the proof (`PostSearchLevel`).
     pub pv_level: PvLevel,
+    /// After a mate, report other attacker moves along the line that also mate within the plies left
+    /// (`CheckAlternatives`).
+    pub check_alternatives: bool,
 }
 
 impl Default for Options {
@@ -29,6 +32,7 @@ impl Default for Options {
             threads: 1,
             pv_interval_ms: PV_INTERVAL_DEFAULT_MS,
             pv_level: PvLevel::default(),
+            check_alternatives: false,
         }
     }
 }
@@ -129,6 +133,7 @@ const POST_SEARCH_LEVELS: &[&str] = &["None", "UpperBound", "MinLength"];
 /// The standard pondering switch. GUIs send it whether or not it was announced, so it is accepted and
 /// ignored (kanju does not ponder) rather than answered with an error on every game start.
 const PONDER: &str = "USI_Ponder";
+const CHECK_ALTERNATIVES: &str = "CheckAlternatives";
 
 impl Spin {
     fn usi_line(&self) -> String {
@@ -168,6 +173,9 @@ impl Options {
             PvLevel::default().usi_name(),
             POST_SEARCH_LEVELS.join(" var ")
         ));
+        lines.push(format!(
+            "option name {CHECK_ALTERNATIVES} type check default false"
+        ));
         lines
     }
 
@@ -179,6 +187,10 @@ impl Options {
             "threads" => &THREADS,
             "pvinterval" => &PV_INTERVAL,
             "usi_ponder" => return parse_bool(PONDER, value.unwrap_or("")).map(|_| ()),
+            "checkalternatives" => {
+                self.check_alternatives = parse_bool(CHECK_ALTERNATIVES, value.unwrap_or(""))?;
+                return Ok(());
+            }
             "postsearchlevel" => {
                 let v = value.unwrap_or("").trim();
                 self.pv_level = PvLevel::parse(v).ok_or_else(|| OptionError::NotAChoice {
@@ -241,6 +253,10 @@ mod tests {
             lines[3],
             "option name PostSearchLevel type combo default MinLength var None var UpperBound var MinLength"
         );
+        assert_eq!(
+            lines[4],
+            "option name CheckAlternatives type check default false"
+        );
     }
 
     #[test]
@@ -254,6 +270,8 @@ mod tests {
         assert_eq!(o.pv_level, PvLevel::UpperBound);
         o.set("PostSearchLevel", Some("None")).unwrap();
         assert_eq!(o.pv_level, PvLevel::None);
+        o.set("checkalternatives", Some("TRUE")).unwrap();
+        assert!(o.check_alternatives);
         assert_eq!(o.hash_mb, 16);
         assert_eq!(o.pv_interval_ms, 0);
     }
@@ -276,6 +294,8 @@ mod tests {
             ("USI_Ponder", Some("maybe")),
             ("PostSearchLevel", Some("Shortest")),
             ("PostSearchLevel", None),
+            ("CheckAlternatives", Some("yes")),
+            ("CheckAlternatives", None),
             ("NoSuchOption", Some("1")),
         ] {
             let e = o.set(name, value).expect_err(name);

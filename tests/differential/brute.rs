@@ -114,6 +114,16 @@ impl BruteForce {
         Truth::NoMateWithin(max_plies)
     }
 
+    /// Defender to move in `pos` (after an attacker's check, pieces already distributed): is it mated
+    /// within `plies`? `None` if the budget ran out.
+    pub fn mated_within(pos: &Position, plies: u32, budget: u64) -> Option<bool> {
+        let mut bf = BruteForce::new(budget);
+        match bf.defender(&mut pos.clone(), plies as i32) {
+            Err(OutOfBudget) => None,
+            Ok(v) => Some(v == Verdict::Mate),
+        }
+    }
+
     fn recall(&self, pos: &Position, plies: i32) -> Option<Verdict> {
         let m = self.memo.get(&pos.key())?;
         if m.never {

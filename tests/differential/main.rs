@@ -7,6 +7,7 @@
 //!   holds the rest; game: both kings, hands as written), and pairs of positions on one board.
 //! * `sweep`: the solver's answer on random positions against the brute force, mate lengths included
 //!   (the length oracle of issue 11, item 4).
+//! * `alternatives`: the alternative mating moves along a line (余詰) against the brute force.
 //! * `reuse`: one solver, one table, two positions on the same board, in both orders: the second
 //!   answer must not change because of what the first left in the table (issue 11, items 2 and 7).
 //!
@@ -23,6 +24,7 @@
 #[path = "../common/mod.rs"]
 mod common;
 
+mod alternatives;
 mod brute;
 mod generate;
 mod reuse;
