@@ -4,7 +4,10 @@
 
 use crate::position::{Move, Position};
 use crate::search::alternatives::Alternatives;
-use crate::search::{MateOutcome, PvLevel, SearchInfo, SearchLimits, Solver, verify_mate_line};
+use crate::search::futile::Futile;
+use crate::search::{
+    MateOutcome, PvLevel, SearchInfo, SearchLimits, Solver, verify_line_in_check, verify_mate_line,
+};
 use std::fmt;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::atomic::AtomicBool;
@@ -30,6 +33,9 @@ pub enum Answer {
     Error(String),
 }
 
+/// What `CheckedSolver` carries over when it rebuilds its solver.
+type Settings = (crate::search::SearchConfig, PvLevel, bool, Futile);
+
 /// An answer with the effort it took.
 #[derive(Clone, Debug)]
 pub struct Report {
@@ -43,6 +49,8 @@ pub struct Report {
     pub exact: bool,
     /// Other mating moves along the line, when asked for (`set_check_alternatives`).
     pub alternatives: Option<Alternatives>,
+    /// With futile interpositions skipped: the canonical length (the line printed is that long).
+    pub canonical_length: Option<u32>,
 }
 
 /// Reads a mate problem: a bare SFEN, `sfen …`, `startpos` or a whole `position …` command, refused
@@ -54,10 +62,16 @@ pub fn read_problem(text: &str) -> Result<Position, String> {
 }
 
 /// Turns a solver outcome into an answer, verifying a mate line first so that a wrong `checkmate` is
-/// never printed.
-pub fn check(root: &Position, outcome: MateOutcome) -> Answer {
+/// never printed. `canonical`: the line is a canonical line (futile interpositions skipped), which may
+/// end with the defender in check and only futile interpositions left (the search has checked that).
+pub fn check(root: &Position, outcome: MateOutcome, canonical: bool) -> Answer {
     match outcome {
-        MateOutcome::Mate(line) if verify_mate_line(root, &line) => Answer::Mate(line),
+        MateOutcome::Mate(line)
+            if verify_mate_line(root, &line)
+                || (canonical && verify_line_in_check(root, &line)) =>
+        {
+            Answer::Mate(line)
+        }
         MateOutcome::Mate(line) => {
             log::error!("unverified mate line from {root:?}: {line:?}");
             Answer::Error(UNVERIFIED.to_string())
@@ -182,22 +196,26 @@ impl CheckedSolver {
         self.solver.set_check_alternatives(on);
     }
 
+    /// Whether futile interpositions count (kept across `ensure_size`).
+    pub fn set_futile(&mut self, futile: Futile) {
+        self.solver.set_futile(futile);
+    }
+
     /// The solver's settings, to carry over to a rebuilt one.
-    fn settings(&self) -> (crate::search::SearchConfig, PvLevel, bool) {
+    fn settings(&self) -> Settings {
         (
             self.solver.config().clone(),
             self.solver.pv_level(),
             self.solver.check_alternatives(),
+            self.solver.futile(),
         )
     }
 
-    fn restore(
-        &mut self,
-        (config, level, alternatives): (crate::search::SearchConfig, PvLevel, bool),
-    ) {
+    fn restore(&mut self, (config, level, alternatives, futile): Settings) {
         self.solver.set_config(config);
         self.solver.set_pv_level(level);
         self.solver.set_check_alternatives(alternatives);
+        self.solver.set_futile(futile);
     }
 
     /// Reads one problem text (see `read_problem`) and solves it on a cleared table, so that the answer
@@ -231,12 +249,13 @@ impl CheckedSolver {
             solver.solve(root, limits, stop, on_info)
         })) {
             Ok(Ok(r)) => Report {
-                answer: check(root, r.outcome),
+                answer: check(root, r.outcome, r.canonical_length.is_some()),
                 nodes: r.nodes,
                 elapsed: r.elapsed,
                 note: r.note,
                 exact: r.exact,
                 alternatives: r.alternatives,
+                canonical_length: r.canonical_length,
             },
             Ok(Err(e)) => Report {
                 answer: Answer::Error(e.to_string()),
@@ -245,6 +264,7 @@ impl CheckedSolver {
                 note: None,
                 exact: false,
                 alternatives: None,
+                canonical_length: None,
             },
             Err(_) => {
                 log::error!("the search panicked on {root:?}");
@@ -258,6 +278,7 @@ impl CheckedSolver {
                     note: None,
                     exact: false,
                     alternatives: None,
+                    canonical_length: None,
                 }
             }
         }
@@ -316,17 +337,17 @@ mod tests {
         let mate = root.parse_usi_move("G*5b").unwrap();
         let not_mate = root.parse_usi_move("5c5b+").unwrap();
         assert_eq!(
-            check(&root, MateOutcome::Mate(vec![mate])),
+            check(&root, MateOutcome::Mate(vec![mate]), false),
             Answer::Mate(vec![mate])
         );
         assert_eq!(
-            check(&root, MateOutcome::Mate(vec![not_mate])),
+            check(&root, MateOutcome::Mate(vec![not_mate]), false),
             Answer::Error(UNVERIFIED.into())
         );
         assert_eq!(
-            check(&root, MateOutcome::Mate(vec![])),
+            check(&root, MateOutcome::Mate(vec![]), false),
             Answer::Error(UNVERIFIED.into())
         );
-        assert_eq!(check(&root, MateOutcome::NoMate), Answer::NoMate);
+        assert_eq!(check(&root, MateOutcome::NoMate, false), Answer::NoMate);
     }
 }

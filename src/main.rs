@@ -7,6 +7,7 @@ use kanju::cli::bench::{BenchOptions, run_bench};
 use kanju::cli::solve::{Format, Notation, SolveOptions, run_solve};
 use kanju::cli::{on_search_stack, perft_report};
 use kanju::search::PvLevel;
+use kanju::search::futile::Futile;
 use std::io::{BufReader, ErrorKind};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -65,6 +66,10 @@ enum Command {
         /// `alternatives` array (JSON).
         #[arg(long)]
         check_alternatives: bool,
+        /// `skip`: futile interpositions (無駄合) are no defence; the line printed is the composer's and
+        /// its length the canonical one. `count` (default): every evasion counts.
+        #[arg(long, default_value = "count", value_parser = parse_futile)]
+        futile: Futile,
     },
     /// Run problem files (id, sfen, expected, pv, note; tab separated) and count solved, wrong and
     /// timed-out problems. Exits with 1 if any answer was wrong.
@@ -97,6 +102,9 @@ enum Command {
         /// The mating line, as for `solve`.
         #[arg(long, default_value = "min-length", value_parser = parse_pv)]
         pv: PvLevel,
+        /// Futile interpositions, as for `solve`: with `skip` the printed length is the canonical one.
+        #[arg(long, default_value = "count", value_parser = parse_futile)]
+        futile: Futile,
     },
     /// Count the leaves of the legal move tree (move generator check and benchmark).
     Perft {
@@ -113,6 +121,10 @@ fn parse_hash_mb(s: &str) -> Result<usize, String> {
         .map_err(|_| format!("'{s}' is not a size in MiB"))?;
     check_table_size(mb).map_err(|e| e.to_string())?;
     Ok(mb)
+}
+
+fn parse_futile(s: &str) -> Result<Futile, String> {
+    Futile::parse(s).ok_or_else(|| format!("'{s}' is not count or skip"))
 }
 
 fn parse_pv(s: &str) -> Result<PvLevel, String> {
@@ -154,6 +166,7 @@ fn run_command(command: Command) -> ExitCode {
             no_progress,
             pv,
             check_alternatives,
+            futile,
         } => {
             let opts = SolveOptions {
                 time_ms,
@@ -165,6 +178,7 @@ fn run_command(command: Command) -> ExitCode {
                 progress: !no_progress,
                 pv,
                 check_alternatives,
+                futile,
             };
             solve(&sfens, &opts)
         }
@@ -178,6 +192,7 @@ fn run_command(command: Command) -> ExitCode {
             config,
             nodes,
             pv,
+            futile,
         } => {
             let opts = BenchOptions {
                 time_ms,
@@ -188,6 +203,7 @@ fn run_command(command: Command) -> ExitCode {
                 config: config.unwrap_or_default(),
                 nodes,
                 pv,
+                futile,
             };
             bench(&files, &opts)
         }

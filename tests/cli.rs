@@ -3,6 +3,7 @@
 use kanju::position::Position;
 use kanju::search::verify_mate_line;
 use std::io::Write;
+use std::path::Path;
 use std::path::PathBuf;
 use std::process::{Command, Output, Stdio};
 
@@ -210,6 +211,58 @@ fn solve_check_alternatives() {
     );
     let out = kanju(&["solve", "--hash-mb", "16", "--json", sfen], "");
     assert!(!stdout_lines(&out)[0].contains("alternatives"));
+}
+
+/// `--futile skip`: every `edge-cases.tsv` row whose note gives a canonical length (futile drop
+/// interpositions not counted) prints a line of exactly that length, with `canonical_length` in JSON;
+/// the default `count` prints the minimax length and no `canonical_length`.
+#[test]
+fn solve_futile_skip_gives_canonical_lengths() {
+    let rows = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/edge-cases.tsv"),
+    )
+    .expect("tests/data/edge-cases.tsv");
+    let mut checked = 0;
+    for row in rows.lines().filter(|l| l.contains("canonical length")) {
+        let cols: Vec<&str> = row.split('\t').collect();
+        let (sfen, expected, note) = (cols[1], cols[2], cols[4]);
+        let canonical: usize = note
+            .split("canonical length ")
+            .nth(1)
+            .and_then(|t| t.split_whitespace().next())
+            .and_then(|n| n.parse().ok())
+            .expect("a canonical length in the note");
+        let strict: usize = expected.trim_start_matches("mate:").parse().unwrap();
+        let out = kanju(
+            &[
+                "solve",
+                "--hash-mb",
+                "16",
+                "--json",
+                "--futile",
+                "skip",
+                sfen,
+            ],
+            "",
+        );
+        let line = &stdout_lines(&out)[0];
+        assert!(
+            line.contains(&format!("\"length\":{canonical},"))
+                && line.contains(&format!("\"canonical_length\":{canonical}"))
+                && line.contains("\"exact\":true"),
+            "{sfen}: {line}"
+        );
+        let out = kanju(&["solve", "--hash-mb", "16", "--json", sfen], "");
+        let line = &stdout_lines(&out)[0];
+        assert!(
+            line.contains(&format!("\"length\":{strict},")) && !line.contains("canonical"),
+            "{sfen}: {line}"
+        );
+        checked += 1;
+    }
+    assert_eq!(checked, 8);
+    let out = kanju(&["solve", "--futile", "sometimes", "x"], "");
+    assert_eq!(out.status.code(), Some(2));
 }
 
 #[test]

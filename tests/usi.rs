@@ -809,3 +809,39 @@ fn check_alternatives_reports_other_mates() {
         "{refused:?}"
     );
 }
+
+/// `FutileInterposition`: announced as a combo (Count default); with `Skip` the strict mate in 13 of
+/// edge-3 (every defence a drop the bishop captures into mate) is the composer's mate in 1, with
+/// `info string canonical_length 1`; back to `Count`, 13 plies again.
+#[test]
+fn futile_interposition_skip_prints_the_canonical_line() {
+    let edge3 = "k8/9/1K7/9/9/9/8B/8B/9 b 2r4g4s4n4l18p 1";
+    let mut e = Engine::start();
+    e.send("usi");
+    let hello = e.read_until("usiok", QUICK);
+    assert!(
+        hello.contains(
+            &"option name FutileInterposition type combo default Count var Count var Skip"
+                .to_string()
+        ),
+        "{hello:?}"
+    );
+    e.send("setoption name USI_Hash value 16");
+    e.send("setoption name FutileInterposition value Skip");
+    e.send("isready");
+    e.read_until("readyok", ANSWER);
+    e.send(&format!("position sfen {edge3}"));
+    e.send("go mate 30000");
+    let lines = e.read_until("checkmate", ANSWER);
+    assert_eq!(lines.last().unwrap(), "checkmate 1g2h", "{lines:?}");
+    assert!(
+        lines.contains(&"info string canonical_length 1".to_string()),
+        "{lines:?}"
+    );
+    e.send("setoption name FutileInterposition value Count");
+    e.send(&format!("position sfen {edge3}"));
+    e.send("go mate 30000");
+    let lines = e.read_until("checkmate", ANSWER);
+    assert_mate(edge3, lines.last().unwrap(), 13);
+    assert!(!lines.iter().any(|l| l.contains("canonical_length")));
+}

@@ -27,6 +27,8 @@ pub struct BenchOptions {
     pub nodes: Option<u64>,
     /// How much work goes into each mating line.
     pub pv: crate::search::PvLevel,
+    /// Whether futile interpositions count (`skip`: lengths are canonical).
+    pub futile: crate::search::futile::Futile,
 }
 
 /// The `expected` column.
@@ -294,6 +296,7 @@ pub fn run_bench(
     let mut solver = CheckedSolver::new(opts.hash_mb);
     solver.set_config(opts.config.clone());
     solver.set_pv_level(opts.pv);
+    solver.set_futile(opts.futile);
     let mut all = Totals::default();
     for path in files {
         let path = path.as_ref();
@@ -470,6 +473,7 @@ mod tests {
             config: Default::default(),
             nodes: None,
             pv: Default::default(),
+            futile: Default::default(),
         }
     }
 
@@ -600,6 +604,7 @@ mod tests {
             note: None,
             exact: false,
             alternatives: None,
+            canonical_length: None,
         };
         let mut t = Totals::default();
         assert_eq!(t.median_solved_time(), None);

@@ -25,6 +25,10 @@ pub struct SolveRecord<'a> {
     pub exact: bool,
     /// Why the search gave up early, or why the line is not known to be the shortest; `null` if nothing.
     pub note: Option<&'a str>,
+    /// With `--futile skip`, for a mate: the canonical length (futile interpositions not counted; the
+    /// `pv` is the canonical line); absent otherwise.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub canonical_length: Option<u32>,
     /// With `--check-alternatives`, for a mate: the other attacker moves along the line that also mate
     /// within the plies left; absent otherwise.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -63,6 +67,7 @@ impl<'a> SolveRecord<'a> {
             error,
             exact: report.exact,
             note: report.note.as_deref(),
+            canonical_length: report.canonical_length,
             alternatives: report.alternatives.as_ref().map(|a| {
                 a.found
                     .iter()
@@ -97,6 +102,7 @@ mod tests {
             note: None,
             exact: false,
             alternatives: None,
+            canonical_length: None,
         }
     }
 

@@ -11,6 +11,7 @@ use super::notation::japanese_line;
 use crate::checked::{Answer, Report, alternative_lines, usi_moves};
 use crate::position::Position;
 use crate::search::PvLevel;
+use crate::search::futile::Futile;
 use crate::search::{SearchLimits, problem_position};
 use std::io::{self, BufRead, Write};
 use std::time::Duration;
@@ -56,6 +57,8 @@ pub struct SolveOptions {
     pub pv: PvLevel,
     /// Report other mating moves along each line (`checked::alternative_lines`).
     pub check_alternatives: bool,
+    /// Whether futile interpositions count (`skip`: the composer's line and canonical length).
+    pub futile: Futile,
 }
 
 /// Time limits as the command line gives them: 0 means none.
@@ -112,6 +115,7 @@ pub fn run_solve(
         |solver, text, stop| {
             solver.set_pv_level(opts.pv);
             solver.set_check_alternatives(opts.check_alternatives);
+            solver.set_futile(opts.futile);
             let solved = solver.solve_text(text, &limits, stop);
             render(text.trim(), &solved, opts)
         },
@@ -152,6 +156,7 @@ pub fn render(
                 note: None,
                 exact: false,
                 alternatives: None,
+                canonical_length: None,
             };
             &refused
         }
@@ -215,6 +220,7 @@ mod tests {
             progress: false,
             pv: PvLevel::default(),
             check_alternatives: false,
+            futile: Futile::Count,
         }
     }
 

@@ -353,6 +353,15 @@ impl Position {
         self.hand_key = self.hand_key.wrapping_sub(zobrist::hand_piece(c, k));
     }
 
+    /// Moves one piece of kind `k` (a hand kind) from `from`'s hand to the other side's, keys
+    /// included: the same board with the material split differently (the futile-interposition test
+    /// asks whether a mate goes on without a captured piece). `from` must hold one.
+    pub fn transfer_hand_piece(&mut self, from: Color, k: PieceKind) {
+        debug_assert!(self.hand(from).count(k) > 0);
+        self.hand_remove(from, k);
+        self.hand_add(from.flip(), k);
+    }
+
     /// Plays a legal move.
     ///
     /// Works on the bitboards directly (one xor of `from | to` for the mover's colour) and keeps the

@@ -95,6 +95,10 @@ pub(super) struct Dfpn<'a> {
     /// attacker's hand determine the defender's hand — true within one problem, not across problems
     /// that share the table (a game position with other hands, or the other side attacking).
     pub salt: u64,
+    /// The salt of the main search (`salt` differs while the canonical game is searched).
+    pub main_salt: u64,
+    /// Futile interpositions are no defence (`futile.rs`): set while the canonical game is searched.
+    pub futile_skip: bool,
     /// The root's path key (see `next_path`).
     pub root_path: u64,
     /// The root's last numbers (for progress reports).
@@ -142,6 +146,8 @@ impl<'a> Dfpn<'a> {
             max_ply,
             path: PathMap::default(),
             salt,
+            main_salt: salt,
+            futile_skip: false,
             root_path: ROOT_PATH,
             root_numbers: (0, 0),
             horizon: UNBOUNDED,
@@ -335,14 +341,15 @@ impl<'a> Dfpn<'a> {
         let mate3 = if budget == UNBOUNDED {
             self.config.mate3 && fresh
         } else {
-            self.config.pv_mate3 && budget <= 4
+            self.config.pv_mate3 && (3..=4).contains(&budget)
         };
         if or_node && self.config.mate1 && (fresh || budget <= 2 || mate3) {
             if let Some(r) = self.try_mate1() {
                 return r;
             }
-            if budget <= 2 {
-                // Mate in one is answered exactly, and an OR node's mates have odd lengths.
+            // Mate in one is answered exactly, and an OR node's mates have odd lengths. (Not in the
+            // canonical game: there a check answered only by futile interpositions mates too.)
+            if budget <= 2 && !self.futile_skip {
                 return self.bounded_disproof(2);
             }
             if mate3 {
@@ -350,7 +357,9 @@ impl<'a> Dfpn<'a> {
                     Ok(r) => return r,
                     // Mate within three is answered exactly too, unless the path cut a line (then the
                     // node is searched as usual, its result path-dependent).
-                    Err(false) if budget <= 4 => return self.bounded_disproof(4),
+                    Err(false) if budget <= 4 && !self.futile_skip => {
+                        return self.bounded_disproof(4);
+                    }
                     Err(_) => {}
                 }
             }
@@ -507,7 +516,9 @@ impl<'a> Dfpn<'a> {
                     len = len.max(c.len);
                 }
                 r.hand = proof;
-                r.len = if kids.is_empty() {
+                // Futile interpositions are no defence (canonical game): mated here if only they
+                // are left.
+                r.len = if kids.iter().all(|c| c.futile) {
                     0
                 } else {
                     len.saturating_add(1)
@@ -550,7 +561,7 @@ impl<'a> Dfpn<'a> {
         let pick = if r.pn == 0 && or_node {
             kids.iter().filter(|c| c.pn == 0).min_by_key(|c| c.len)
         } else if r.pn == 0 {
-            kids.iter().max_by_key(|c| c.len)
+            kids.iter().filter(|c| !c.futile).max_by_key(|c| c.len)
         } else if r.dn == 0 && !or_node {
             // The refutation `finish` chose.
             kids.iter()

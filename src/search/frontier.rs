@@ -148,7 +148,7 @@ pub fn mate_in_three(
 
 /// At an AND node: whether every evasion allows a mate in one; the mate's length and the node's
 /// proof hand.
-fn mated_in_two(
+pub(super) fn mated_in_two(
     pos: &mut Position,
     attacker: Color,
     on_path: &impl Fn(u64) -> bool,

@@ -16,6 +16,7 @@ pub mod alternatives;
 pub mod config;
 pub mod dfpn;
 pub mod frontier;
+pub mod futile;
 pub mod hands;
 pub mod loops;
 pub mod mate1;
@@ -90,6 +91,9 @@ pub struct SolveResult {
     /// For a mate, when asked (`Solver::set_check_alternatives`): other attacker moves along the line
     /// that also mate within the plies left.
     pub alternatives: Option<alternatives::Alternatives>,
+    /// For a mate with `Futile::Skip`: the canonical length (futile interpositions not counted), when
+    /// the canonical line was found; the printed line is then that line.
+    pub canonical_length: Option<u32>,
 }
 
 /// Why `Solver::solve` refused a root position.
@@ -115,6 +119,7 @@ pub struct Solver {
     config: SearchConfig,
     pv_level: PvLevel,
     check_alternatives: bool,
+    futile: futile::Futile,
 }
 
 impl Solver {
@@ -125,6 +130,7 @@ impl Solver {
             config: SearchConfig::default(),
             pv_level: PvLevel::default(),
             check_alternatives: false,
+            futile: futile::Futile::default(),
         }
     }
 
@@ -166,6 +172,15 @@ impl Solver {
         self.check_alternatives
     }
 
+    /// Whether futile interpositions count as defences (`futile.rs`; default: they do).
+    pub fn set_futile(&mut self, futile: futile::Futile) {
+        self.futile = futile;
+    }
+
+    pub fn futile(&self) -> futile::Futile {
+        self.futile
+    }
+
     /// Searches for a mate of the side to move in `problem_position(root)` (see there for who holds the
     /// pieces missing from the SFEN). A root that is not a mate problem (the defender has no king, or is
     /// in check) is refused.
@@ -193,6 +208,7 @@ impl Solver {
         let mut note = None;
         let mut exact = false;
         let mut alternatives = None;
+        let mut canonical_length = None;
         let outcome = match search.run() {
             RootResult::Proven => match pv::extract(&mut search, self.pv_level) {
                 Some(line) if verify_mate_line(root, &line.moves) => {
@@ -203,10 +219,36 @@ impl Solver {
                             line.moves.len()
                         ));
                     }
-                    if self.check_alternatives {
-                        alternatives = Some(alternatives::check(&mut search, &line.moves));
+                    let mut moves = line.moves;
+                    if self.futile == futile::Futile::Skip {
+                        match pv::canonical(&mut search, &moves) {
+                            Some(c)
+                                if verify_mate_line(root, &c.moves)
+                                    || (verify_line_in_check(root, &c.moves)
+                                        && pv::ends_in_futile_only(&mut search, &c.moves)) =>
+                            {
+                                canonical_length = Some(c.moves.len() as u32);
+                                exact = c.exact;
+                                note = (!c.exact).then(|| {
+                                    format!(
+                                        "the search stopped before the canonical line was proven shortest: {} plies or less",
+                                        c.moves.len()
+                                    )
+                                });
+                                moves = c.moves;
+                            }
+                            _ => {
+                                exact = false;
+                                note = Some(
+                                    "the canonical line (futile interpositions skipped) was not found in time; the line counts every interposition".into(),
+                                );
+                            }
+                        }
                     }
-                    MateOutcome::Mate(line.moves)
+                    if self.check_alternatives {
+                        alternatives = Some(alternatives::check(&mut search, &moves));
+                    }
+                    MateOutcome::Mate(moves)
                 }
                 Some(line) => {
                     log::error!(
@@ -235,6 +277,7 @@ impl Solver {
             note,
             exact,
             alternatives,
+            canonical_length,
         })
     }
 }
@@ -250,6 +293,30 @@ pub fn problem_position(root: &Position) -> Position {
         pos.give_rest_to(attacker.flip());
     }
     pos
+}
+
+/// Checks a line in `problem_position(root)`: every attacker move is legal and checks, every defender
+/// move is legal, odd length, and the defender is in check at its end (a mate, or the end of a
+/// canonical line: the futile-interposition test is the search's, `pv::ends_in_futile_only`).
+pub fn verify_line_in_check(root: &Position, line: &[Move]) -> bool {
+    use crate::position::movegen::{MoveList, generate_checks, generate_evasions};
+    if line.len().is_multiple_of(2) {
+        return false;
+    }
+    let mut pos = problem_position(root);
+    for (i, &m) in line.iter().enumerate() {
+        let mut list = MoveList::new();
+        if i % 2 == 0 {
+            generate_checks(&pos, &mut list);
+        } else {
+            generate_evasions(&pos, &mut list);
+        }
+        if !list.contains(&m) {
+            return false;
+        }
+        pos.do_move(m);
+    }
+    pos.in_check()
 }
 
 /// Checks a mating line in `problem_position(root)`: every attacker move is legal and checks, every

@@ -23,6 +23,7 @@
 use super::config::Init;
 use super::dfpn::Dfpn;
 use super::frontier::{self, AndLook, OrLook, check_gap, is_interposition};
+use super::futile;
 use super::hands;
 use super::loops::{Dependence, next_path};
 use super::numbers::{INF, PnDn, UNIT};
@@ -53,6 +54,8 @@ pub(super) struct Child {
     pub active: bool,
     /// The next member of the child's chain (an index into the arena), or `NO_NEXT`.
     pub next: u32,
+    /// A futile interposition in the canonical game (`futile.rs`): proven, no defence at all.
+    pub futile: bool,
 }
 
 impl Child {
@@ -133,7 +136,15 @@ impl Dfpn<'_> {
                 fresh: false,
                 active: true,
                 next: NO_NEXT,
+                futile: false,
             });
+            if self.futile_skip
+                && is_interposition(m, gap)
+                && let Some(proof) = futile::futile_proof(self, m)
+            {
+                let c = self.children.last_mut().expect("just pushed");
+                (c.pn, c.dn, c.len, c.hand, c.futile) = (0, INF, 0, proof, true);
+            }
         }
         let end = self.children.len();
         if self.config.promo_chains && !or_node {
@@ -233,6 +244,9 @@ impl Dfpn<'_> {
     /// Fills in child `i`'s numbers: a repetition, a depth cut, the table's entry, or (new) an initial
     /// estimate.
     fn probe_child(&mut self, i: usize, or_node: bool, ply: u32, path: u64) {
+        if self.children[i].futile {
+            return;
+        }
         let m = self.children[i].mv;
         let (board_key, hand_key, mover_hand) = self.pos.keys_after(m);
         let child_hand = if or_node {

@@ -51,6 +51,8 @@
 //! real mate (the caller verifies every line); the result says it is not known to be the shortest.
 
 use super::dfpn::Dfpn;
+use super::frontier::{check_gap, is_interposition};
+use super::futile::{CANONICAL_SALT, futile_proof};
 use super::loops::next_path;
 use super::numbers::PN_MAX;
 use super::tt::{Probe, UNBOUNDED};
@@ -144,40 +146,55 @@ fn extract_within_budget(s: &mut Dfpn, level: PvLevel) -> Option<Line> {
     }
     let mut exact = bound <= 1;
     if level == PvLevel::MinLength {
-        while !exact && !s.aborted {
-            // "Mate within bound − 2?" (mates from the root have odd lengths).
-            s.horizon = bound - 2;
-            let r = s.mid(PN_MAX, PN_MAX, 0, s.root_path, false);
-            s.horizon = UNBOUNDED;
-            log::debug!(
-                "pv: mate within {}? pn {} dn {} len {} nodes {}",
-                bound - 2,
-                r.pn,
-                r.dn,
-                r.len,
-                s.nodes
-            );
-            if r.pn == 0 {
-                debug_assert!(u32::from(r.len) < bound);
-                bound = u32::from(r.len);
-                exact = bound <= 1;
-                // A line within the new bound, if the table gives it without searching.
-                if let Some(line) = walk(s, bound, false, false) {
-                    best = line;
-                }
-                let shown: &[Move] = if best.len() as u32 == bound {
-                    &best
+        exact = tighten(s, &mut bound, &mut best);
+    }
+    Some(final_walk(s, bound, exact, best))
+}
+
+/// "Mate within `bound` − 2?" from the root until the answer is no (then `bound` is exact: returns
+/// true) or a limit stops it. Each yes lowers `bound`; `best` takes a line within it when the table
+/// gives one without searching.
+fn tighten(s: &mut Dfpn, bound: &mut u32, best: &mut Vec<Move>) -> bool {
+    let mut exact = *bound <= 1;
+    while !exact && !s.aborted {
+        // Mates from the root have odd lengths.
+        s.horizon = *bound - 2;
+        let r = s.mid(PN_MAX, PN_MAX, 0, s.root_path, false);
+        s.horizon = UNBOUNDED;
+        log::debug!(
+            "pv: mate within {}? pn {} dn {} len {} nodes {}",
+            *bound - 2,
+            r.pn,
+            r.dn,
+            r.len,
+            s.nodes
+        );
+        if r.pn == 0 {
+            debug_assert!(u32::from(r.len) < *bound);
+            *bound = u32::from(r.len);
+            exact = *bound <= 1;
+            if let Some(line) = walk(s, *bound, false, false) {
+                *best = line;
+            }
+            if !s.futile_skip {
+                let shown: &[Move] = if best.len() as u32 == *bound {
+                    best
                 } else {
                     &[]
                 };
-                s.report_mate(bound, shown);
-            } else if r.dn == 0 {
-                exact = true;
-            } else {
-                break;
+                s.report_mate(*bound, shown);
             }
+        } else if r.dn == 0 {
+            exact = true;
+        } else {
+            break;
         }
     }
+    exact
+}
+
+/// Reads the line of `bound` plies (exact or not), keeping `best` if that fails.
+fn final_walk(s: &mut Dfpn, bound: u32, mut exact: bool, mut best: Vec<Move>) -> Line {
     log::debug!("pv: walk from nodes {}", s.nodes);
     match walk(s, bound, exact, true) {
         Some(line) => best = line,
@@ -186,7 +203,27 @@ fn extract_within_budget(s: &mut Dfpn, level: PvLevel) -> Option<Line> {
     log::debug!("pv: done at nodes {}", s.nodes);
     s.horizon = UNBOUNDED;
     let exact = exact && best.len() as u32 == bound;
-    Some(Line { moves: best, exact })
+    Line { moves: best, exact }
+}
+
+/// The canonical line (`futile.rs`): the minimax line of the game without futile interpositions,
+/// searched from `strict` (the minimax line or a longer mate: its length bounds the canonical one).
+/// Its own table space, its own budget. `None` if no line within the bound could be read.
+pub(super) fn canonical(s: &mut Dfpn, strict: &[Move]) -> Option<Line> {
+    s.node_budget = Some(s.nodes + (s.nodes / 2).max(PV_MIN_NODES));
+    s.aborted = false;
+    s.futile_skip = true;
+    s.salt = s.main_salt ^ CANONICAL_SALT;
+    let mut bound = strict.len() as u32;
+    // The strict line is a mate in the canonical game too, only perhaps not read as one (a futile
+    // interposition in it is no defence): the walk below starts from its length.
+    let mut best = strict.to_vec();
+    let exact = tighten(s, &mut bound, &mut best);
+    let line = final_walk(s, bound, exact, best);
+    s.futile_skip = false;
+    s.salt = s.main_salt;
+    s.node_budget = None;
+    (line.moves.len() as u32 == bound).then_some(line)
 }
 
 /// The current position's table entry for a search with `budget`, reached along `path`.
@@ -232,7 +269,7 @@ fn walk(s: &mut Dfpn, total: u32, exact: bool, search: bool) -> Option<Vec<Move>
             generate_checks(&s.pos, &mut moves);
         } else {
             generate_evasions(&s.pos, &mut moves);
-            if moves.is_empty() {
+            if moves.is_empty() || (s.futile_skip && only_futile(s, &moves)) {
                 break true;
             }
         }
@@ -272,6 +309,29 @@ fn walk(s: &mut Dfpn, total: u32, exact: bool, search: bool) -> Option<Vec<Move>
     }
     s.horizon = UNBOUNDED;
     ok.then_some(line)
+}
+
+/// Whether `line` (legal from the root, checks and evasions) ends in a position where the defender is
+/// in check and has only futile interpositions: the end of a canonical line that is not a mate yet.
+pub(super) fn ends_in_futile_only(s: &mut Dfpn, line: &[Move]) -> bool {
+    for &m in line {
+        s.pos.do_move(m);
+    }
+    let mut moves = MoveList::new();
+    generate_evasions(&s.pos, &mut moves);
+    let ok = s.pos.in_check() && !moves.is_empty() && only_futile(s, &moves);
+    for &m in line.iter().rev() {
+        s.pos.undo_move(m);
+    }
+    ok
+}
+
+/// Whether every evasion in `moves` (the current AND node's) is a futile interposition.
+fn only_futile(s: &mut Dfpn, moves: &MoveList) -> bool {
+    let gap = check_gap(&s.pos, s.attacker);
+    moves
+        .iter()
+        .all(|&m| is_interposition(m, gap) && futile_proof(s, m).is_some())
 }
 
 /// Searches the current node (`at`) for "mate within `budget`?". Returns (proven, disproven).

@@ -295,6 +295,7 @@ impl Engine {
         solver.ensure_size(hash_mb);
         solver.set_pv_level(self.options.pv_level);
         solver.set_check_alternatives(self.options.check_alternatives);
+        solver.set_futile(self.options.futile);
         if std::mem::take(&mut self.clear_pending) {
             solver.clear();
         }
@@ -396,6 +397,9 @@ fn search(
     match &report.answer {
         Answer::Error(e) => out.error(e),
         Answer::Mate(line) => {
+            if let Some(n) = report.canonical_length {
+                out.line(&format!("info string canonical_length {n}"));
+            }
             if let Some(alts) = &report.alternatives {
                 for text in crate::checked::alternative_lines(alts) {
                     out.line(&format!("info string {text}"));

@@ -5,6 +5,7 @@
 
 use crate::checked::{HASH_DEFAULT_MB, HASH_MAX_MB, HASH_MIN_MB, TableSizeError, check_table_size};
 use crate::search::PvLevel;
+use crate::search::futile::Futile;
 use std::fmt;
 
 pub const PV_INTERVAL_DEFAULT_MS: u64 = 1000;
@@ -23,6 +24,8 @@ pub struct Options {
     /// After a mate, report other attacker moves along the line that also mate within the plies left
     /// (`CheckAlternatives`).
     pub check_alternatives: bool,
+    /// Whether futile interpositions count as defences (`FutileInterposition`).
+    pub futile: Futile,
 }
 
 impl Default for Options {
@@ -33,6 +36,7 @@ impl Default for Options {
             pv_interval_ms: PV_INTERVAL_DEFAULT_MS,
             pv_level: PvLevel::default(),
             check_alternatives: false,
+            futile: Futile::Count,
         }
     }
 }
@@ -134,6 +138,8 @@ const POST_SEARCH_LEVELS: &[&str] = &["None", "UpperBound", "MinLength"];
 /// ignored (kanju does not ponder) rather than answered with an error on every game start.
 const PONDER: &str = "USI_Ponder";
 const CHECK_ALTERNATIVES: &str = "CheckAlternatives";
+const FUTILE: &str = "FutileInterposition";
+const FUTILE_CHOICES: &[&str] = &["Count", "Skip"];
 
 impl Spin {
     fn usi_line(&self) -> String {
@@ -176,6 +182,9 @@ impl Options {
         lines.push(format!(
             "option name {CHECK_ALTERNATIVES} type check default false"
         ));
+        lines.push(format!(
+            "option name {FUTILE} type combo default Count var Count var Skip"
+        ));
         lines
     }
 
@@ -187,6 +196,15 @@ impl Options {
             "threads" => &THREADS,
             "pvinterval" => &PV_INTERVAL,
             "usi_ponder" => return parse_bool(PONDER, value.unwrap_or("")).map(|_| ()),
+            "futileinterposition" => {
+                let v = value.unwrap_or("").trim();
+                self.futile = Futile::parse(v).ok_or_else(|| OptionError::NotAChoice {
+                    name: FUTILE,
+                    value: v.to_string(),
+                    choices: FUTILE_CHOICES,
+                })?;
+                return Ok(());
+            }
             "checkalternatives" => {
                 self.check_alternatives = parse_bool(CHECK_ALTERNATIVES, value.unwrap_or(""))?;
                 return Ok(());
@@ -257,6 +275,10 @@ mod tests {
             lines[4],
             "option name CheckAlternatives type check default false"
         );
+        assert_eq!(
+            lines[5],
+            "option name FutileInterposition type combo default Count var Count var Skip"
+        );
     }
 
     #[test]
@@ -270,6 +292,8 @@ mod tests {
         assert_eq!(o.pv_level, PvLevel::UpperBound);
         o.set("PostSearchLevel", Some("None")).unwrap();
         assert_eq!(o.pv_level, PvLevel::None);
+        o.set("FutileInterposition", Some("skip")).unwrap();
+        assert_eq!(o.futile, Futile::Skip);
         o.set("checkalternatives", Some("TRUE")).unwrap();
         assert!(o.check_alternatives);
         assert_eq!(o.hash_mb, 16);
@@ -295,6 +319,7 @@ mod tests {
             ("PostSearchLevel", Some("Shortest")),
             ("PostSearchLevel", None),
             ("CheckAlternatives", Some("yes")),
+            ("FutileInterposition", Some("sometimes")),
             ("CheckAlternatives", None),
             ("NoSuchOption", Some("1")),
         ] {
