@@ -295,13 +295,12 @@ pub fn problem_position(root: &Position) -> Position {
     pos
 }
 
-/// Checks a line in `problem_position(root)`: every attacker move is legal and checks, every defender
-/// move is legal, odd length, and the defender is in check at its end (a mate, or the end of a
-/// canonical line: the futile-interposition test is the search's, `pv::ends_in_futile_only`).
-pub fn verify_line_in_check(root: &Position, line: &[Move]) -> bool {
+/// Plays `line` in `problem_position(root)` if it is a legal line of odd length in which every
+/// attacker move checks; the position at its end.
+fn play_checking_line(root: &Position, line: &[Move]) -> Option<Position> {
     use crate::position::movegen::{MoveList, generate_checks, generate_evasions};
     if line.len().is_multiple_of(2) {
-        return false;
+        return None;
     }
     let mut pos = problem_position(root);
     for (i, &m) in line.iter().enumerate() {
@@ -312,11 +311,18 @@ pub fn verify_line_in_check(root: &Position, line: &[Move]) -> bool {
             generate_evasions(&pos, &mut list);
         }
         if !list.contains(&m) {
-            return false;
+            return None;
         }
         pos.do_move(m);
     }
-    pos.in_check()
+    Some(pos)
+}
+
+/// Checks a line in `problem_position(root)`: every attacker move is legal and checks, every defender
+/// move is legal, odd length, and the defender is in check at its end (a mate, or the end of a
+/// canonical line: the futile-interposition test is the search's, `pv::ends_in_futile_only`).
+pub fn verify_line_in_check(root: &Position, line: &[Move]) -> bool {
+    play_checking_line(root, line).is_some_and(|pos| pos.in_check())
 }
 
 /// Checks a mating line in `problem_position(root)`: every attacker move is legal and checks, every
@@ -324,23 +330,10 @@ pub fn verify_line_in_check(root: &Position, line: &[Move]) -> bool {
 /// before any `checkmate` is printed. (It checks the line only: whether the defender had a longer
 /// defence is for the PV search and the differential tests.)
 pub fn verify_mate_line(root: &Position, line: &[Move]) -> bool {
-    use crate::position::movegen::{MoveList, generate_checks, generate_evasions};
-    if line.len().is_multiple_of(2) {
+    use crate::position::movegen::{MoveList, generate_evasions};
+    let Some(pos) = play_checking_line(root, line) else {
         return false;
-    }
-    let mut pos = problem_position(root);
-    for (i, &m) in line.iter().enumerate() {
-        let mut list = MoveList::new();
-        if i % 2 == 0 {
-            generate_checks(&pos, &mut list);
-        } else {
-            generate_evasions(&pos, &mut list);
-        }
-        if !list.contains(&m) {
-            return false;
-        }
-        pos.do_move(m);
-    }
+    };
     let last = line[line.len() - 1];
     if last.is_drop() && last.drop_kind() == crate::position::PieceKind::Pawn {
         return false;
