@@ -221,15 +221,17 @@ impl CheckedSolver {
     /// Reads one problem text (see `read_problem`) and solves it on a cleared table, so that the answer
     /// does not depend on what was solved before (the command line's problems are unrelated). A text
     /// that is not a mate problem is `Err` with the reason, and never reaches the search.
+    /// `on_info` gets the search's progress reports (`SearchLimits::info_interval`).
     pub fn solve_text(
         &mut self,
         text: &str,
         limits: &SearchLimits,
         stop: &AtomicBool,
+        on_info: &mut dyn FnMut(&SearchInfo),
     ) -> Result<(Position, Report), String> {
         let root = read_problem(text)?;
         self.clear();
-        let report = self.solve(&root, limits, stop, &mut |_| {});
+        let report = self.solve(&root, limits, stop, on_info);
         Ok((root, report))
     }
 

@@ -54,8 +54,13 @@ enum Command {
         /// How `--format text` writes the moves of a mate.
         #[arg(long, value_enum, default_value_t = Notation::Usi)]
         notation: Notation,
-        /// No progress bar (it is only drawn when stderr is a terminal anyway).
-        #[arg(long)]
+        /// A progress bar on stderr with the running search's status (nodes, speed, table fill,
+        /// the root's proof/disproof numbers, then the mate length being shortened); drawn only
+        /// when stderr is a terminal. On by default.
+        #[arg(long, overrides_with = "no_progress")]
+        progress: bool,
+        /// No progress bar.
+        #[arg(long, overrides_with = "progress")]
         no_progress: bool,
         /// The mating line: `min-length` (the shortest mate against the longest defence), `upper-bound`
         /// (no longer than the proof found; cheaper) or `none` (the first proof's line).
@@ -163,6 +168,7 @@ fn run_command(command: Command) -> ExitCode {
             format,
             json,
             notation,
+            progress: _,
             no_progress,
             pv,
             check_alternatives,

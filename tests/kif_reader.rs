@@ -46,7 +46,8 @@ fn solved_problems_read_back_with_the_same_position_and_moves() {
     for file in ["yaneuraou-mate3.tsv", "yaneuraou-mate5.tsv", "tanuki.tsv"] {
         let problems = common::load_problems(file);
         for p in problems.iter().filter(|p| p.sfen.contains(" b ")).take(25) {
-            let Ok((root, report)) = solver.solve_text(&p.sfen, &limits, &AtomicBool::new(false))
+            let Ok((root, report)) =
+                solver.solve_text(&p.sfen, &limits, &AtomicBool::new(false), &mut |_| {})
             else {
                 continue; // refused (tanuki's two-pawn rows)
             };

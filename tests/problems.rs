@@ -8,7 +8,7 @@ mod common;
 
 use common::{Expected, Problem, load_problems, two_pawns_on_a_file};
 use kanju::position::Position;
-use kanju::search::{MateOutcome, SearchLimits, Solver, verify_mate_line};
+use kanju::search::{MateOutcome, PvLevel, SearchLimits, Solver, verify_mate_line};
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
@@ -254,6 +254,128 @@ fn table_reuse_across_problems_is_sound() {
             if let MateOutcome::Mate(line) = got {
                 assert!(verify_mate_line(&b, &line));
             }
+        }
+    }
+}
+
+/// A table far smaller than the tree (1 MiB, some tens of thousands of entries, for a search of
+/// hundreds of thousands of nodes) still proves the problem, with a correct line: garbage collection
+/// runs (the progress reports count it) instead of the search failing when the table is full.
+#[test]
+fn tiny_table_still_proves_a_medium_problem() {
+    let mut solver = Solver::new(1);
+    let id = "zuko003";
+    let p = load_problems("zukou.tsv")
+        .into_iter()
+        .find(|p| p.id == id)
+        .unwrap();
+    let pos = Position::from_sfen(&p.sfen).unwrap();
+    let limits = SearchLimits {
+        time: Some(Duration::from_secs(120)),
+        info_interval: Some(Duration::from_millis(1)),
+        ..SearchLimits::default()
+    };
+    let mut gcs = 0;
+    solver.clear();
+    let r = solver
+        .solve(&pos, &limits, &AtomicBool::new(false), &mut |info| {
+            gcs = gcs.max(info.gc_count)
+        })
+        .unwrap();
+    match r.outcome {
+        MateOutcome::Mate(line) => assert!(verify_mate_line(&pos, &line), "{id}: {line:?}"),
+        other => panic!("{id}: {other:?} after {} nodes", r.nodes),
+    }
+    assert!(
+        gcs > 0,
+        "{id}: the table was never collected ({} nodes)",
+        r.nodes
+    );
+}
+
+/// A check chase that runs past the depth limit does not end the search: with a first limit of 8
+/// plies, mates of 21 and 45 plies are still found (the search raises the limit when its answer rests
+/// on cut lines, and says nothing of "no mate").
+#[test]
+fn a_chase_past_the_depth_limit_does_not_end_the_search() {
+    let mut solver = Solver::new(64);
+    let mut config = solver.config().clone();
+    config.max_ply = 8;
+    solver.set_config(config);
+    for id in ["zuko002", "zuko003"] {
+        let p = load_problems("zukou.tsv")
+            .into_iter()
+            .find(|p| p.id == id)
+            .unwrap();
+        let pos = Position::from_sfen(&p.sfen).unwrap();
+        let limits = SearchLimits {
+            time: Some(LIMIT),
+            info_interval: Some(Duration::from_millis(1)),
+            ..SearchLimits::default()
+        };
+        let mut deepest = 0;
+        solver.clear();
+        let r = solver
+            .solve(&pos, &limits, &AtomicBool::new(false), &mut |info| {
+                deepest = deepest.max(info.max_ply)
+            })
+            .unwrap();
+        match r.outcome {
+            MateOutcome::Mate(line) => {
+                assert!(verify_mate_line(&pos, &line), "{id}: {line:?}");
+                assert!(line.len() > 8, "{id}: {line:?}");
+            }
+            other => panic!("{id}: {other:?} ({:?})", r.note),
+        }
+        assert!(deepest > 8, "{id}: the depth limit was never raised");
+    }
+}
+
+/// The field's yardsticks with a table much smaller than their trees: Kotobuki (Zukou #100, 611 plies)
+/// and Microcosmos (1525 plies) proven with 256 MiB, each with a checked line. A few minutes on a
+/// 2-core machine (Microcosmos about two), hence ignored; run with
+/// `cargo test --release --test problems -- --ignored long_problems`.
+#[test]
+#[ignore = "long: a few minutes"]
+fn long_problems_with_a_256_mib_table() {
+    // Searches thousands of plies deep: on a stack as big as the engine's.
+    std::thread::Builder::new()
+        .stack_size(kanju::search::SEARCH_STACK_BYTES)
+        .spawn(long_problems)
+        .unwrap()
+        .join()
+        .unwrap();
+}
+
+fn long_problems() {
+    let mut solver = Solver::new(256);
+    solver.set_pv_level(PvLevel::None);
+    let problems = load_problems("zukou.tsv")
+        .into_iter()
+        .filter(|p| p.id == "zuko100")
+        .chain(load_problems("microcosmos.tsv"));
+    for p in problems {
+        let pos = Position::from_sfen(&p.sfen).unwrap();
+        let limits = SearchLimits {
+            time: Some(Duration::from_secs(900)),
+            ..SearchLimits::default()
+        };
+        solver.clear();
+        let r = solver
+            .solve(&pos, &limits, &AtomicBool::new(false), &mut |_| {})
+            .unwrap();
+        match r.outcome {
+            MateOutcome::Mate(line) => {
+                assert!(verify_mate_line(&pos, &line), "{}: {line:?}", p.id);
+                eprintln!(
+                    "{}: mate in {} plies, {} nodes, {:?}",
+                    p.id,
+                    line.len(),
+                    r.nodes,
+                    r.elapsed
+                );
+            }
+            other => panic!("{}: {other:?} ({:?})", p.id, r.note),
         }
     }
 }

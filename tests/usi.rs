@@ -418,10 +418,25 @@ fn progress_lines_follow_pv_interval() {
             assert!(words[i + 1].parse::<u64>().is_ok(), "{l}");
         }
     }
+    // While proving, each report comes with the root's proof and disproof numbers.
+    let numbers: Vec<_> = lines
+        .iter()
+        .filter_map(|l| l.strip_prefix("info string root pn "))
+        .collect();
+    assert!(numbers.len() >= 2, "{lines:?}");
+    for n in numbers {
+        let words: Vec<&str> = n.split_whitespace().collect();
+        assert!(words.len() == 3 && words[1] == "dn", "{n}");
+        assert!(
+            words[0].parse::<u32>().is_ok() && words[2].parse::<u32>().is_ok(),
+            "{n}"
+        );
+    }
     e.send("setoption name PvInterval value 0");
     e.send("go mate 300");
     let lines = e.read_until("checkmate", ANSWER);
     assert!(lines.iter().all(|l| !l.contains(" hashfull ")), "{lines:?}");
+    assert!(lines.iter().all(|l| !l.contains("root pn")), "{lines:?}");
 }
 
 #[test]

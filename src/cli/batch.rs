@@ -8,7 +8,7 @@
 //! for, since it may be blocked on a terminal that never sends another line.
 
 use crate::checked::CheckedSolver;
-use crate::search::SEARCH_STACK_BYTES;
+use crate::search::{SEARCH_STACK_BYTES, SearchInfo};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::collections::BTreeMap;
 use std::io::{self, IsTerminal};
@@ -55,12 +55,22 @@ impl Progress {
         );
         bar.set_style(
             ProgressStyle::with_template(
-                "{spinner} [{elapsed_precise}] {bar:40} {pos}/{len} solved, eta {eta}",
+                "{spinner} [{elapsed_precise}] {bar:40} {pos}/{len} solved, eta {eta}  {msg}",
             )
             .expect("a valid template"),
         );
         bar.enable_steady_tick(Duration::from_millis(200));
         Progress { bar }
+    }
+
+    /// Whether the bar is drawn (progress reports are then worth asking the search for).
+    pub fn visible(&self) -> bool {
+        !self.bar.is_hidden()
+    }
+
+    /// Shows the running search's state beside the bar (a search's progress report).
+    pub fn status(&self, info: &SearchInfo) {
+        self.bar.set_message(status_text(info));
     }
 
     /// Runs `f` (which writes to the terminal) with the bar cleared, so lines and bar do not mix.
@@ -70,6 +80,37 @@ impl Progress {
 
     pub fn finish(&self) {
         self.bar.finish_and_clear();
+    }
+}
+
+/// The live status of one search: its nodes and speed, the table's fill, and where it stands — the
+/// root's proof and disproof numbers while proving, the best mate length once the line is searched.
+pub fn status_text(info: &SearchInfo) -> String {
+    let secs = info.elapsed.as_secs_f64();
+    let nps = if secs > 0.0 {
+        info.nodes as f64 / secs
+    } else {
+        0.0
+    };
+    let stage = match info.score_mate {
+        Some(n) => format!("mate in {n} or less, shortening"),
+        None => format!("root pn {} dn {}", info.root_pn, info.root_dn),
+    };
+    format!(
+        "{} nodes, {}/s, table {:.1}% full, {stage}",
+        si(info.nodes as f64),
+        si(nps),
+        f64::from(info.hashfull.min(1000)) / 10.0
+    )
+}
+
+/// `1.2M`-style figures.
+fn si(x: f64) -> String {
+    match x {
+        x if x >= 1e9 => format!("{:.1}G", x / 1e9),
+        x if x >= 1e6 => format!("{:.1}M", x / 1e6),
+        x if x >= 1e3 => format!("{:.1}k", x / 1e3),
+        x => format!("{x:.0}"),
     }
 }
 
@@ -233,6 +274,31 @@ fn collect<T>(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn status_says_where_the_search_stands() {
+        let mut info = SearchInfo {
+            nodes: 2_345_678,
+            elapsed: Duration::from_secs(2),
+            hashfull: 456,
+            pv: vec![],
+            root_pn: 12,
+            root_dn: 3400,
+            max_ply: 4000,
+            gc_count: 0,
+            score_mate: None,
+        };
+        assert_eq!(
+            status_text(&info),
+            "2.3M nodes, 1.2M/s, table 45.6% full, root pn 12 dn 3400"
+        );
+        info.score_mate = Some(611);
+        info.elapsed = Duration::ZERO;
+        assert_eq!(
+            status_text(&info),
+            "2.3M nodes, 0/s, table 45.6% full, mate in 611 or less, shortening"
+        );
+    }
 
     fn texts(n: usize) -> impl Iterator<Item = io::Result<String>> + Send + 'static {
         (0..n).map(|i| Ok(i.to_string()))

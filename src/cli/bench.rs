@@ -170,7 +170,7 @@ pub fn bench_problem(
     limits: &SearchLimits,
     minimax: bool,
 ) -> (Grade, Option<Report>) {
-    match solver.solve_text(&problem.sfen, limits, &AtomicBool::new(false)) {
+    match solver.solve_text(&problem.sfen, limits, &AtomicBool::new(false), &mut |_| {}) {
         Err(why) => (Grade::Illegal(why), None),
         Ok((_, report)) => (
             grade(problem.expected, &report.answer, minimax),

@@ -104,6 +104,8 @@ pub fn run_solve(
     );
     let limits = SearchLimits {
         nodes: opts.nodes,
+        // The live status line beside the bar, when it is drawn.
+        info_interval: progress.visible().then_some(STATUS_INTERVAL),
         ..limits_from_ms(opts.time_ms)
     };
     let mut all_ok = true;
@@ -116,7 +118,7 @@ pub fn run_solve(
             solver.set_pv_level(opts.pv);
             solver.set_check_alternatives(opts.check_alternatives);
             solver.set_futile(opts.futile);
-            let solved = solver.solve_text(text, &limits, stop);
+            let solved = solver.solve_text(text, &limits, stop, &mut |info| progress.status(info));
             render(text.trim(), &solved, opts)
         },
         |rendered: Rendered| {
@@ -130,6 +132,9 @@ pub fn run_solve(
     progress.finish();
     Ok(all_ok)
 }
+
+/// How often the progress bar's status (`--progress`) is refreshed.
+const STATUS_INTERVAL: Duration = Duration::from_millis(500);
 
 /// One problem's output, ready to print.
 pub struct Rendered {

@@ -38,12 +38,10 @@ pub struct Alternatives {
     pub complete: bool,
 }
 
-/// The node budget of the check: like the PV phase's, half the nodes so far and at least this many.
-const MIN_NODES: u64 = 500_000;
-
 /// Checks every attacker move of `line` (a verified mating line from the root of `s`).
 pub(super) fn check(s: &mut Dfpn, line: &[Move]) -> Alternatives {
-    s.node_budget = Some(s.nodes + (s.nodes / 2).max(MIN_NODES));
+    // The check's own node budget, like the PV phase's.
+    s.node_budget = s.config.phase_budget(s.nodes);
     s.aborted = false;
     let mut out = Alternatives::default();
     let mut keys = vec![];
@@ -90,18 +88,12 @@ fn or_node_alternatives(
     let mut checks = MoveList::new();
     generate_checks(&s.pos, &mut checks);
     for &m in checks.iter().filter(|&&m| m != pv_move) {
-        s.pos.do_move(m);
-        let key = s.pos.key();
         // Back to a position of the line: no shorter mate that way (module comment).
-        let mate = if let std::collections::hash_map::Entry::Vacant(e) = s.path.entry(key) {
-            e.insert(ply + 1);
-            let mate = mates_within(s, ply + 1, next_path(path, m), left - 1);
-            s.path.remove(&key);
-            mate
-        } else {
-            None
-        };
-        s.pos.undo_move(m);
+        let mate = s
+            .off_path_child(m, ply, path, |s, ply, path| {
+                mates_within(s, ply, path, left - 1)
+            })
+            .flatten();
         if s.aborted {
             return false;
         }

@@ -44,7 +44,14 @@ pub struct SearchConfig {
     pub distance: bool,
     /// The first depth limit (plies from the root). Raised when the search rests on it.
     pub max_ply: u32,
+    /// Node budget of each phase after the proof (exact line, canonical line, alternatives), in percent
+    /// of the proof's nodes (at least `PHASE_MIN_NODES`); 0: no budget of its own, only the search's
+    /// time and node limits.
+    pub phase_budget_pct: u32,
 }
+
+/// The smallest node budget of a phase after the proof (`SearchConfig::phase_budget_pct`).
+pub const PHASE_MIN_NODES: u64 = 500_000;
 
 impl Default for SearchConfig {
     fn default() -> Self {
@@ -60,6 +67,7 @@ impl Default for SearchConfig {
             init: Init::Unit,
             distance: true,
             max_ply: 4000,
+            phase_budget_pct: 50,
         }
     }
 }
@@ -79,7 +87,16 @@ impl SearchConfig {
             init: Init::Unit,
             distance: false,
             max_ply: 4000,
+            phase_budget_pct: 50,
         }
+    }
+
+    /// The node count at which a phase after the proof, begun at `nodes`, stops (`phase_budget_pct`).
+    pub fn phase_budget(&self, nodes: u64) -> Option<u64> {
+        (self.phase_budget_pct > 0).then(|| {
+            let share = nodes / 100 * u64::from(self.phase_budget_pct);
+            nodes.saturating_add(share.max(PHASE_MIN_NODES))
+        })
     }
 
     /// The edge cost in pn/dn units.
@@ -136,6 +153,7 @@ impl SearchConfig {
                 }
                 "distance" => self.distance = flag()?,
                 "maxply" => self.max_ply = number()?.max(2),
+                "phasebudget" => self.phase_budget_pct = number()?,
                 _ => return Err(format!("'{item}': unknown setting")),
             }
         }
@@ -148,7 +166,7 @@ impl fmt::Display for SearchConfig {
         let on = |b: bool| if b { "on" } else { "off" };
         write!(
             f,
-            "agg={},eps={},edge={},chains={},promochains={},mate1={},mate3={},pvmate3={},init={},distance={},maxply={}",
+            "agg={},eps={},edge={},chains={},promochains={},mate1={},mate3={},pvmate3={},init={},distance={},maxply={},phasebudget={}",
             match self.aggregation {
                 Aggregation::Sum => "sum",
                 Aggregation::Weak => "weak",
@@ -165,7 +183,8 @@ impl fmt::Display for SearchConfig {
                 Init::Look => "look",
             },
             on(self.distance),
-            self.max_ply
+            self.max_ply,
+            self.phase_budget_pct
         )
     }
 }

@@ -210,6 +210,32 @@ impl<'a> Dfpn<'a> {
         }
     }
 
+    /// Plays `m` from the current node (at `ply`, reached along `path`), runs `f` on the child (its
+    /// ply and path key) with the child on the path, and takes the move back. `None`, without running
+    /// `f`, when the child is on the path already: a repetition, where no line of decreasing values
+    /// (the PV phase's lines) ever goes.
+    pub(super) fn off_path_child<R>(
+        &mut self,
+        m: Move,
+        ply: u32,
+        path: u64,
+        f: impl FnOnce(&mut Self, u32, u64) -> R,
+    ) -> Option<R> {
+        self.pos.do_move(m);
+        let key = self.pos.key();
+        let r = match self.path.entry(key) {
+            std::collections::hash_map::Entry::Occupied(_) => None,
+            std::collections::hash_map::Entry::Vacant(e) => {
+                e.insert(ply + 1);
+                let r = f(self, ply + 1, next_path(path, m));
+                self.path.remove(&key);
+                Some(r)
+            }
+        };
+        self.pos.undo_move(m);
+        r
+    }
+
     #[inline(always)]
     pub fn is_or_node(&self) -> bool {
         self.pos.side_to_move() == self.attacker
@@ -399,6 +425,10 @@ impl<'a> Dfpn<'a> {
             }
             let hi = comb.total(agg);
             (pn, dn) = if or_node { (lo, hi) } else { (hi, lo) };
+            if ply == 0 && budget == UNBOUNDED {
+                // Live numbers for the progress reports.
+                self.root_numbers = (pn, dn);
+            }
             if end == base {
                 // No moves: an OR node without checks is disproven, an AND node without evasions mated.
                 (pn, dn) = if or_node { (INF, 0) } else { (0, INF) };

@@ -62,12 +62,11 @@ use crate::position::movegen::{MoveList, generate_checks, generate_evasions};
 /// No PV is longer than this (Microcosmos is 1525 plies).
 const MAX_PV: usize = 10_000;
 
-/// The PV phase's own node budget: half the nodes of the proof, and at least this many. Proving a
-/// length exact means refuting every shorter mate, which on a long problem can cost far more than the
-/// proof (on Kotobuki, 611 plies, "no mate within 609" is not refuted in 25 M nodes); the phase then
-/// ends with the best line found and says so, instead of holding the answer back for minutes. Every
-/// problem of the short sets is made exact well within it.
-const PV_MIN_NODES: u64 = 500_000;
+// The PV phase has its own node budget (`SearchConfig::phase_budget`: half the nodes of the proof,
+// at least 500 000 by default). Proving a length exact means refuting every shorter mate, which on a
+// long problem can cost far more than the proof; the phase then ends with the best line found and
+// says so, instead of holding the answer back for minutes. Every problem of the short sets is made
+// exact well within it.
 
 /// How much work goes into the line after the proof.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -116,7 +115,7 @@ pub(super) struct Line {
 /// the position, the path set and the horizon as it found them.
 pub(super) fn extract(s: &mut Dfpn, level: PvLevel) -> Option<Line> {
     log::debug!("pv: proof at nodes {}", s.nodes);
-    s.node_budget = Some(s.nodes + (s.nodes / 2).max(PV_MIN_NODES));
+    s.node_budget = s.config.phase_budget(s.nodes);
     let line = extract_within_budget(s, level);
     s.node_budget = None;
     line
@@ -210,7 +209,7 @@ fn final_walk(s: &mut Dfpn, bound: u32, mut exact: bool, mut best: Vec<Move>) ->
 /// searched from `strict` (the minimax line or a longer mate: its length bounds the canonical one).
 /// Its own table space, its own budget. `None` if no line within the bound could be read.
 pub(super) fn canonical(s: &mut Dfpn, strict: &[Move]) -> Option<Line> {
-    s.node_budget = Some(s.nodes + (s.nodes / 2).max(PV_MIN_NODES));
+    s.node_budget = s.config.phase_budget(s.nodes);
     s.aborted = false;
     s.futile_skip = true;
     s.salt = s.main_salt ^ CANONICAL_SALT;
@@ -418,20 +417,9 @@ fn and_step_exact(
     if !search {
         return None;
     }
-    s.pos.do_move(m);
-    let key = s.pos.key();
-    if s.path.contains_key(&key) {
-        s.pos.undo_move(m);
-        return None;
-    }
-    s.path.insert(key, at.ply + 1);
-    let child = At {
-        ply: at.ply + 1,
-        path: next_path(at.path, m),
-    };
-    let (proven, _) = bounded_search(s, child, k - 1);
-    s.path.remove(&key);
-    s.pos.undo_move(m);
+    let proven = s.off_path_child(m, at.ply, at.path, |s, ply, path| {
+        bounded_search(s, At { ply, path }, k - 1).0
+    })?;
     proven.then_some((m, k - 1))
 }
 
@@ -457,22 +445,12 @@ fn refuting_reply(
         return None;
     }
     for &m in moves.iter() {
-        s.pos.do_move(m);
-        let key = s.pos.key();
         // A reply back onto the path is never the line's reply (its values decrease).
-        let refuted = if let std::collections::hash_map::Entry::Vacant(e) = s.path.entry(key) {
-            e.insert(at.ply + 1);
-            let child = At {
-                ply: at.ply + 1,
-                path: next_path(at.path, m),
-            };
-            let (_, disproven) = bounded_search(s, child, child_budget);
-            s.path.remove(&key);
-            disproven
-        } else {
-            false
-        };
-        s.pos.undo_move(m);
+        let refuted = s
+            .off_path_child(m, at.ply, at.path, |s, ply, path| {
+                bounded_search(s, At { ply, path }, child_budget).1
+            })
+            .unwrap_or(false);
         if refuted {
             return Some(m);
         }

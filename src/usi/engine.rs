@@ -383,6 +383,9 @@ fn search(
 ) {
     let mut on_info = |info: &crate::search::SearchInfo| {
         out.line(&output::info_line(info));
+        if let Some(line) = output::root_numbers_line(info) {
+            out.line(&line);
+        }
         if out.is_broken() {
             // Nobody is listening any more (the GUI died): don't search on for nothing.
             stop.store(true, Ordering::Relaxed);

@@ -66,6 +66,15 @@ pub fn info_line(info: &SearchInfo) -> String {
     s
 }
 
+/// `info string root pn P dn D` while the proof is searched (no mate length yet): how far the root is
+/// from a proof (pn) and from a disproof (dn). `string` must end a USI info line and `pv` runs to the
+/// end of one, hence a line of its own.
+pub fn root_numbers_line(info: &SearchInfo) -> Option<String> {
+    info.score_mate
+        .is_none()
+        .then(|| format!("info string root pn {} dn {}", info.root_pn, info.root_dn))
+}
+
 /// The closing `info time … nodes … nps …` printed just before a search's answer.
 pub fn final_info_line(nodes: u64, elapsed: Duration) -> String {
     format!(
