@@ -21,7 +21,7 @@ use super::loops::{Dependence, PathMap, ROOT_PATH, next_path};
 use super::node::Child;
 use super::numbers::{Combined, INF, PN_MAX, PnDn, add, best_threshold};
 use super::tt::{Record, Table, UNBOUNDED};
-use super::{SearchInfo, SearchLimits, frontier, mate1};
+use super::{SearchInfo, SearchLimits, frontier, futile, mate1};
 use crate::position::movegen::MoveList;
 use crate::position::{Color, Hand, Move, Position};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -373,9 +373,10 @@ impl<'a> Dfpn<'a> {
             if let Some(r) = self.try_mate1() {
                 return r;
             }
-            // Mate in one is answered exactly, and an OR node's mates have odd lengths. (Not in the
-            // canonical game: there a check answered only by futile interpositions mates too.)
-            if budget <= 2 && !self.futile_skip {
+            // Mate in one is answered exactly, and an OR node's mates have odd lengths. (In the
+            // canonical game a check answered only by futile interpositions mates too: only where
+            // no check is, mate-1's answer holds there.)
+            if budget <= 2 && !(self.futile_skip && futile::may_mate_in_one(self)) {
                 return self.bounded_disproof(2);
             }
             if mate3 {

@@ -96,6 +96,28 @@ pub(super) fn futile_proof(s: &mut Dfpn, m: Move) -> Option<Hand> {
     futile.then_some(Hand::EMPTY)
 }
 
+/// Whether some check of the current OR node leaves the defender nothing but futile drops (or no
+/// move at all). Without such a check the canonical game has a mate in one exactly where the strict
+/// game has one (a check answered by one evasion that is not a futile drop is answered in both games),
+/// so mate-1's "no mate in one" holds in the canonical game too.
+pub(super) fn may_mate_in_one(s: &mut Dfpn) -> bool {
+    let mut checks = MoveList::new();
+    generate_checks(&s.pos, &mut checks);
+    let mut evasions = MoveList::new();
+    for &c in checks.iter() {
+        s.pos.do_move(c);
+        evasions.clear();
+        generate_evasions(&s.pos, &mut evasions);
+        let futile_only = evasions.iter().all(|e| e.is_drop())
+            && evasions.iter().all(|&e| futile_proof(s, e).is_some());
+        s.pos.undo_move(c);
+        if futile_only {
+            return true;
+        }
+    }
+    false
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

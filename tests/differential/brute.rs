@@ -15,7 +15,8 @@
 //! ("no mate at all") only gets stronger when repetitions count against the attacker.
 //!
 //! `Truth::Mate(n)` is the exact minimax length: iterative deepening over the odd lengths, the first
-//! `n` with a forced mate within `n` plies, every legal defence counted (no futile-interposition rule).
+//! `n` with a forced mate within `n` plies, every legal defence counted (no futile-interposition
+//! rule); `solve_canonical` plays the canonical game instead (`futile_drop`).
 //!
 //! Its tests (rules, and 5- and 7-ply minimax lengths whose longest defence is not the first reply
 //! generated) take well under a second.
@@ -84,6 +85,8 @@ pub struct BruteForce {
     memo: HashMap<u64, Memo, BuildHasherDefault<KeyHasher>>,
     nodes: u64,
     budget: u64,
+    /// The canonical game: futile drop interpositions are no defence (`futile_drop`).
+    canonical: bool,
 }
 
 /// Raised through the recursion when the node budget runs out.
@@ -95,14 +98,27 @@ impl BruteForce {
             memo: HashMap::default(),
             nodes: 0,
             budget,
+            canonical: false,
         }
+    }
+
+    /// `solve` in the canonical game: a defender's drop that `futile_drop` calls futile is no
+    /// defence, and a defender left with futile drops only is mated.
+    pub fn solve_canonical(root: &Position, max_plies: u32, budget: u64) -> Truth {
+        let mut bf = BruteForce::new(budget);
+        bf.canonical = true;
+        bf.deepen(root, max_plies)
     }
 
     /// The shortest mate of at most `max_plies` (odd) in `problem_position(root)`, by iterative
     /// deepening over the odd lengths (the memo carries over from one depth to the next).
     pub fn solve(root: &Position, max_plies: u32, budget: u64) -> Truth {
+        BruteForce::new(budget).deepen(root, max_plies)
+    }
+
+    fn deepen(&mut self, root: &Position, max_plies: u32) -> Truth {
         let mut pos = problem_position(root);
-        let mut bf = BruteForce::new(budget);
+        let bf = self;
         for plies in (1..=max_plies as i32).step_by(2) {
             match bf.attacker(&mut pos, plies) {
                 Err(OutOfBudget) => return Truth::GaveUp,
@@ -198,8 +214,14 @@ impl BruteForce {
             return Ok(v);
         }
         self.count_node()?;
+        let mut all = MoveList::new();
+        generate_legal(pos, &mut all);
         let mut list = MoveList::new();
-        generate_legal(pos, &mut list);
+        for &m in all.iter() {
+            if !(self.canonical && futile_drop(pos, m)) {
+                list.push(m);
+            }
+        }
         if list.is_empty() {
             return Ok(self.remember(pos, plies, Verdict::Mate));
         }
@@ -220,6 +242,43 @@ impl BruteForce {
         }
         Ok(self.remember(pos, plies, Verdict::Mate))
     }
+}
+
+/// The futile-interposition rule, written here from its statement in kanju's README (not from the
+/// solver's code): the defender, in check from one piece, drops a piece (every drop in check is an
+/// interposition between a distant checker and the king); it is futile when the checking piece can
+/// capture it with a check (a legal move from its square to the drop's, promoting or not) after which
+/// every legal move of the defender is a drop (none at all: mate).
+fn futile_drop(pos: &mut Position, m: kanju::position::Move) -> bool {
+    if !m.is_drop() {
+        return false;
+    }
+    let checkers = pos.checkers();
+    if checkers.is_empty() || checkers.has_more_than_one() {
+        return false;
+    }
+    let checker = checkers.first();
+    pos.do_move(m);
+    let mut captures = MoveList::new();
+    generate_legal(pos, &mut captures);
+    let mut futile = false;
+    for &c in captures
+        .iter()
+        .filter(|c| !c.is_drop() && c.from() == checker && c.to() == m.to())
+    {
+        pos.do_move(c);
+        if pos.in_check() {
+            let mut replies = MoveList::new();
+            generate_legal(pos, &mut replies);
+            futile = replies.iter().all(|r| r.is_drop());
+        }
+        pos.undo_move(c);
+        if futile {
+            break;
+        }
+    }
+    pos.undo_move(m);
+    futile
 }
 
 /// Whether `m`, just played and checking, is a pawn drop that leaves the defender no legal move (the

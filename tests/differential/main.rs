@@ -8,6 +8,8 @@
 //! * `sweep`: the solver's answer on random positions against the brute force, mate lengths included
 //!   (the length oracle of issue 11, item 4).
 //! * `alternatives`: the alternative mating moves along a line (余詰) against the brute force.
+//! * `canonical`: the canonical game (futile interpositions skipped) against the brute force playing
+//!   the same rule.
 //! * `reuse`: one solver, one table, two positions on the same board, in both orders: the second
 //!   answer must not change because of what the first left in the table (issue 11, items 2 and 7).
 //!
@@ -26,6 +28,7 @@ mod common;
 
 mod alternatives;
 mod brute;
+mod canonical;
 mod generate;
 mod reuse;
 mod sweep;

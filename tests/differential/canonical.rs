@@ -1,0 +1,100 @@
+//! The canonical game (`FutileInterposition skip`, `solve --futile skip`) against the brute force
+//! playing the same rule (`BruteForce::solve_canonical`, whose futile-drop test is written from the
+//! rule's statement, not from the solver's code): on random tsume positions, where the defender holds
+//! every piece off the board and so has drops to interpose, the canonical length the solver reports
+//! as exact must be the brute force's, its line must be legal and checking, and end in mate or where
+//! only futile drops are left.
+//!
+//! Sizes and times (`cargo test --release --test differential canonical`): 1 000 positions drawn, the
+//! mates among them compared; a few seconds.
+
+use crate::brute::{BruteForce, Truth};
+use crate::common::Rng;
+use crate::generate::{Convention, random_problem};
+use crate::{limits, on_big_stack, position, solver_with, usi};
+use kanju::search::futile::Futile;
+use kanju::search::{MateOutcome, verify_line_in_check};
+
+/// The brute force's depth and node budget per position.
+const DEPTH: u32 = 7;
+const BUDGET: u64 = 2_000_000;
+
+fn canonical_sweep(seed: u64, count: u32, nodes: u64) {
+    let mut rng = Rng::new(seed);
+    let mut solver = solver_with(4, "default");
+    solver.set_futile(Futile::Skip);
+    let limits = limits(nodes);
+    let (mut compared, mut shorter_than_strict, mut unfinished) = (0, 0, 0);
+    let mut failures = vec![];
+    for _ in 0..count {
+        let text = random_problem(&mut rng, Convention::Tsume);
+        let root = position(&text);
+        let Truth::Mate(n) = BruteForce::solve_canonical(&root, DEPTH, BUDGET) else {
+            continue;
+        };
+        solver.clear();
+        let r = solver
+            .solve(
+                &root,
+                &limits,
+                &std::sync::atomic::AtomicBool::new(false),
+                &mut |_| {},
+            )
+            .expect("a valid problem");
+        let MateOutcome::Mate(line) = &r.outcome else {
+            failures.push(format!(
+                "{text}: canonical mate in {n}, solver {:?}",
+                r.outcome
+            ));
+            continue;
+        };
+        compared += 1;
+        if !verify_line_in_check(&root, line) {
+            failures.push(format!("{text}: line fails: {}", usi(line)));
+            continue;
+        }
+        match r.canonical_length {
+            Some(len) if r.exact && len != n => failures.push(format!(
+                "{text}: canonical {len} claimed exact, brute force {n}: {}",
+                usi(line)
+            )),
+            Some(len) if len < n => failures.push(format!(
+                "{text}: canonical {len} below the brute force's {n}: {}",
+                usi(line)
+            )),
+            Some(_) if !r.exact => unfinished += 1,
+            Some(_) => {}
+            None => unfinished += 1,
+        }
+        // The rule matters where the strict game has no mate within `n`.
+        if !matches!(BruteForce::solve(&root, n, BUDGET), Truth::Mate(_)) {
+            shorter_than_strict += 1;
+        }
+    }
+    eprintln!(
+        "canonical seed {seed}: {compared} mates compared, {shorter_than_strict} shorter than their \
+         strict length, {unfinished} not finished"
+    );
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    // Worth comparing: mates, and some where the rule matters.
+    assert!(compared >= 50, "only {compared} mates");
+    assert!(
+        shorter_than_strict >= 5,
+        "only {shorter_than_strict} where the rule matters"
+    );
+    assert!(
+        unfinished * 20 <= compared,
+        "{unfinished} of {compared} unfinished"
+    );
+}
+
+#[test]
+fn canonical_lengths_agree_with_brute_force() {
+    on_big_stack(|| canonical_sweep(21, 1_000, 50_000));
+}
+
+#[test]
+#[ignore = "long: 5000 positions"]
+fn canonical_lengths_agree_with_brute_force_5000() {
+    on_big_stack(|| canonical_sweep(22, 5_000, 100_000));
+}
