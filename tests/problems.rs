@@ -8,6 +8,7 @@ mod common;
 
 use common::{Expected, Problem, load_problems, two_pawns_on_a_file};
 use kanju::position::Position;
+use kanju::search::futile::Futile;
 use kanju::search::{MateOutcome, PvLevel, SearchLimits, Solver, verify_mate_line};
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
@@ -332,8 +333,8 @@ fn a_chase_past_the_depth_limit_does_not_end_the_search() {
 }
 
 /// The field's yardsticks with a table much smaller than their trees: Kotobuki (Zukou #100, 611 plies)
-/// and Microcosmos (1525 plies) proven with 256 MiB, each with a checked line. A few minutes on a
-/// 2-core machine (Microcosmos about two), hence ignored; run with
+/// and Microcosmos (1525 plies) proven with 256 MiB, each with a checked line. 2 to 7 minutes on a
+/// 2-core machine (Microcosmos: 95 M nodes, twice what it needs with 2 GiB), hence ignored; run with
 /// `cargo test --release --test problems -- --ignored long_problems`.
 #[test]
 #[ignore = "long: a few minutes"]
@@ -376,6 +377,43 @@ fn long_problems() {
                 );
             }
             other => panic!("{}: {other:?} ({:?})", p.id, r.note),
+        }
+    }
+}
+
+/// The cheaper line levels start the canonical search from the first proof's line, whose defender
+/// need not take the longest replies (on zuko085 it is 9 plies where the minimax is 15): the
+/// canonical length they report must still be the proven one, never that line's length.
+#[test]
+fn canonical_length_never_below_the_minimax_at_any_line_level() {
+    let p = load_problems("zukou.tsv")
+        .into_iter()
+        .find(|p| p.id == "zuko085")
+        .unwrap();
+    let pos = Position::from_sfen(&p.sfen).unwrap();
+    let limits = SearchLimits {
+        time: Some(LIMIT),
+        ..SearchLimits::default()
+    };
+    let mut solver = Solver::new(64);
+    solver.set_futile(Futile::Skip);
+    for level in [PvLevel::UpperBound, PvLevel::None, PvLevel::MinLength] {
+        solver.set_pv_level(level);
+        solver.clear();
+        let r = solver
+            .solve(&pos, &limits, &AtomicBool::new(false), &mut |_| {})
+            .unwrap();
+        let MateOutcome::Mate(line) = &r.outcome else {
+            panic!("{level:?}: {:?}", r.outcome);
+        };
+        assert!(verify_mate_line(&pos, line), "{level:?}: {line:?}");
+        // Strict and canonical minimax are both 15 here (every interposition on the line counts).
+        match r.canonical_length {
+            Some(n) => assert_eq!(n, 15, "{level:?}: {line:?} ({:?})", r.note),
+            None => assert!(level != PvLevel::MinLength, "{:?}", r.note),
+        }
+        if level == PvLevel::MinLength {
+            assert!(r.exact && line.len() == 15, "{line:?}");
         }
     }
 }

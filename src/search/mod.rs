@@ -214,14 +214,16 @@ impl Solver {
                 Some(line) if verify_mate_line(root, &line.moves) => {
                     exact = line.exact;
                     if self.pv_level == PvLevel::MinLength && !exact {
-                        note = Some(format!(
-                            "the search stopped before the line was proven shortest: mate in {} or less",
-                            line.moves.len()
-                        ));
+                        note = Some(match line.bound {
+                            Some(b) => format!(
+                                "the search stopped before the line was proven shortest: mate in {b} or less"
+                            ),
+                            None => "the search stopped before the line was proven shortest".into(),
+                        });
                     }
-                    let mut moves = line.moves;
+                    let mut moves = line.moves.clone();
                     if self.futile == futile::Futile::Skip {
-                        match pv::canonical(&mut search, &moves) {
+                        match pv::canonical(&mut search, &line) {
                             Some(c)
                                 if verify_mate_line(root, &c.moves)
                                     || (verify_line_in_check(root, &c.moves)
@@ -229,6 +231,7 @@ impl Solver {
                             {
                                 canonical_length = Some(c.moves.len() as u32);
                                 exact = c.exact;
+                                // `canonical` returns only lines of the proven bound's length.
                                 note = (!c.exact).then(|| {
                                     format!(
                                         "the search stopped before the canonical line was proven shortest: {} plies or less",

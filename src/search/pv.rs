@@ -108,6 +108,10 @@ pub(super) struct Line {
     pub moves: Vec<Move>,
     /// The line's length is proven to be the minimax length.
     pub exact: bool,
+    /// A proven upper bound of the root's minimax length (in the game searched), when known. A line
+    /// that is not exact may be shorter than the minimax (its defender need not take the longest
+    /// reply): only this bound may be claimed ("mate in `bound` or less").
+    pub bound: Option<u32>,
 }
 
 /// The mating line from the (proven) root of `search`, or `None` if not even a first line could be
@@ -123,22 +127,17 @@ pub(super) fn extract(s: &mut Dfpn, level: PvLevel) -> Option<Line> {
 
 fn extract_within_budget(s: &mut Dfpn, level: PvLevel) -> Option<Line> {
     let first = first_line(s)?;
-    if level == PvLevel::None {
-        return Some(Line {
-            moves: first,
-            exact: false,
-        });
-    }
-    let mut best = first;
     // The proof's bound: the root's recorded length. (The first line's length is no bound: its
     // defender takes the longest *recorded* replies, and recorded lengths are upper bounds.)
     let root = probe_here(s, s.root_path, UNBOUNDED);
-    if !root.is_proven() {
+    if level == PvLevel::None || !root.is_proven() {
         return Some(Line {
-            moves: best,
+            moves: first,
             exact: false,
+            bound: root.is_proven().then_some(u32::from(root.len)),
         });
     }
+    let mut best = first;
     let mut bound = u32::from(root.len);
     if best.len() as u32 == bound {
         s.report_mate(bound, &best);
@@ -202,21 +201,26 @@ fn final_walk(s: &mut Dfpn, bound: u32, mut exact: bool, mut best: Vec<Move>) ->
     log::debug!("pv: done at nodes {}", s.nodes);
     s.horizon = UNBOUNDED;
     let exact = exact && best.len() as u32 == bound;
-    Line { moves: best, exact }
+    Line {
+        moves: best,
+        exact,
+        bound: Some(bound),
+    }
 }
 
 /// The canonical line (`futile.rs`): the minimax line of the game without futile interpositions,
-/// searched from `strict` (the minimax line or a longer mate: its length bounds the canonical one).
-/// Its own table space, its own budget. `None` if no line within the bound could be read.
-pub(super) fn canonical(s: &mut Dfpn, strict: &[Move]) -> Option<Line> {
+/// searched from `strict` (a strict mating line and a proven bound of the strict minimax length,
+/// which bounds the canonical one: dropping futile defences only shortens mates). Its own table
+/// space, its own budget. `None` if no line of the canonical bound could be read.
+pub(super) fn canonical(s: &mut Dfpn, strict: &Line) -> Option<Line> {
+    let mut bound = strict.bound?;
     s.node_budget = s.config.phase_budget(s.nodes);
     s.aborted = false;
     s.futile_skip = true;
     s.salt = s.main_salt ^ CANONICAL_SALT;
-    let mut bound = strict.len() as u32;
     // The strict line is a mate in the canonical game too, only perhaps not read as one (a futile
-    // interposition in it is no defence): the walk below starts from its length.
-    let mut best = strict.to_vec();
+    // interposition in it is no defence): the fallback if no better line is read.
+    let mut best = strict.moves.clone();
     let exact = tighten(s, &mut bound, &mut best);
     let line = final_walk(s, bound, exact, best);
     s.futile_skip = false;
