@@ -358,3 +358,102 @@ impl Dfpn<'_> {
         self.pos.undo_move(m);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::position::Position;
+    use crate::position::movegen::{MoveList, generate_evasions};
+    use crate::search::config::SearchConfig;
+    use crate::search::loops::next_path;
+    use crate::search::numbers::PN_MAX;
+    use crate::search::tt::{Table, UNBOUNDED};
+    use crate::search::{SearchInfo, SearchLimits, problem_position};
+    use std::sync::atomic::AtomicBool;
+
+    /// What the search says of the AND node after `check` from the tsume problem `sfen`, searched to
+    /// the end with the switches `spec`.
+    struct AndNode {
+        /// The node is proven.
+        proven: bool,
+        /// Its proof hand.
+        hand: Hand,
+        /// Evasions that were chained behind another when the node was expanded.
+        chained: usize,
+        /// Evasions, and those the table holds proven afterwards.
+        evasions: usize,
+        proven_evasions: usize,
+    }
+
+    fn and_node(sfen: &str, check: &str, spec: &str) -> AndNode {
+        let root = problem_position(&Position::from_sfen(sfen).unwrap());
+        let mut config = SearchConfig::default();
+        config.apply(spec).unwrap();
+        let mut tt = Table::new(16);
+        let limits = SearchLimits::default();
+        let stop = AtomicBool::new(false);
+        let mut on_info = |_: &SearchInfo| {};
+        let mut s = Dfpn::new(&mut tt, root, config, &limits, &stop, &mut on_info);
+        let root_key = s.pos.key();
+        s.path.insert(root_key, 0);
+        let m = s.pos.parse_usi_move(check).unwrap();
+        s.pos.do_move(m);
+        s.path.insert(s.pos.key(), 1);
+        let path = next_path(s.root_path, m);
+        s.expand(false, 1, path);
+        let chained = s.children.iter().filter(|c| !c.active).count();
+        s.children.clear();
+        let r = s.mid(PN_MAX, PN_MAX, 1, path, true);
+        let mut evasions = MoveList::new();
+        generate_evasions(&s.pos, &mut evasions);
+        let mut proven_evasions = 0;
+        for &e in evasions.iter() {
+            s.pos.do_move(e);
+            let p = s.tt.probe(
+                s.tt_key(),
+                s.pos.hand(s.attacker),
+                next_path(path, e),
+                UNBOUNDED,
+            );
+            proven_evasions += usize::from(p.is_proven());
+            s.pos.undo_move(e);
+        }
+        AndNode {
+            proven: r.pn == 0,
+            hand: r.hand,
+            chained,
+            evasions: evasions.len(),
+            proven_evasions,
+        }
+    }
+
+    /// A chained AND node is proven exactly when every member of its chains is, and its proof hand
+    /// is the union over all of them: the same as without chains.
+    fn assert_chains_change_nothing(sfen: &str, check: &str, chain: &str) {
+        let with = and_node(sfen, check, "default");
+        let without = and_node(sfen, check, &format!("{chain}=off"));
+        assert!(with.chained > 0, "{sfen} {check}: no {chain}");
+        assert_eq!(without.chained, 0);
+        assert!(with.proven && without.proven, "{sfen} {check}");
+        assert_eq!(with.proven_evasions, with.evasions, "{sfen} {check}");
+        assert_eq!(with.hand, without.hand, "{sfen} {check}: proof hands");
+    }
+
+    /// Drop interpositions: the rook check from 3d leaves two empty squares, and the defender holds
+    /// every kind of piece (tanuki-m5-15).
+    #[test]
+    fn drop_interposition_chain_is_proven_with_every_member() {
+        assert_chains_change_nothing(
+            "6k2/5L2S/5S3/3R5/9/9/9/9/9 b r2b4g2s4n3l18p 1",
+            "6d3d",
+            "chains",
+        );
+    }
+
+    /// A promotion and its non-promotion: after G*2i the defender's only answers are the silver's
+    /// capture, promoting or not, and each is mated by 2a2i+.
+    #[test]
+    fn promotion_chain_is_proven_with_both_members() {
+        assert_chains_change_nothing("7R1/9/9/9/9/4B4/9/6s2/8k b G 1", "G*2i", "promochains");
+    }
+}
