@@ -17,11 +17,12 @@
 //! the brute force's. Failures are classified by `fault`: unsound answers always fail; lines shorter or
 //! longer than the minimax length fail only the tests that ask for it (`Lengths`).
 //!
-//! `cargo test --release --test differential` runs the default tests: 13 to 25 s on the shared
-//! two-core machine (sweeps 2 x 300 positions, reuse 120 + 150 pairs, the hand-picked cases). The
-//! `#[ignore]`d ones are either long (10 000 positions per convention, 10 000 split pairs: 2 to 6 min
-//! each) or fail today (exact minimax lengths, issue 6; the defender's-drop disproof, issue 11 item 2);
-//! run one with `-- --ignored --exact <module>::<name>`. Each module gives its sizes and times.
+//! `cargo test --release --test differential` runs the default tests: 50 to 90 s on the shared
+//! two-core machine (sweeps 4 x 300 positions, the canonical sweep, reuse 120 + 150 pairs, the
+//! hand-picked cases). The `#[ignore]`d ones are long (10 000 positions per convention, 5 000
+//! canonical draws, 2 000 and 10 000 pairs: minutes to the better part of an hour each, now that
+//! every solve also proves its line shortest); run one with `-- --ignored --exact <module>::<name>`.
+//! Each module gives its sizes and times.
 
 #[path = "../common/mod.rs"]
 mod common;
