@@ -417,3 +417,35 @@ fn canonical_length_never_below_the_minimax_at_any_line_level() {
         }
     }
 }
+
+/// A line phase that spends its node budget still reads the line of the bound it proved: zuko009's
+/// strict and canonical phases both prove "mate within 31" and run out of budget asking for 29; the
+/// line printed is the 31-ply one (before the reading had a budget of its own, the 35-ply first line
+/// was printed under a proven bound of 31).
+#[test]
+fn the_line_of_the_proven_bound_is_read_after_the_budget_runs_out() {
+    let p = load_problems("zukou.tsv")
+        .into_iter()
+        .find(|p| p.id == "zuko009")
+        .unwrap();
+    let pos = Position::from_sfen(&p.sfen).unwrap();
+    let limits = SearchLimits {
+        time: Some(LIMIT),
+        ..SearchLimits::default()
+    };
+    for futile in [Futile::Count, Futile::Skip] {
+        let mut solver = Solver::new(64);
+        solver.set_futile(futile);
+        let r = solver
+            .solve(&pos, &limits, &AtomicBool::new(false), &mut |_| {})
+            .unwrap();
+        let MateOutcome::Mate(line) = &r.outcome else {
+            panic!("{futile:?}: {:?}", r.outcome);
+        };
+        assert!(verify_mate_line(&pos, line), "{futile:?}: {line:?}");
+        assert_eq!(line.len(), 31, "{futile:?}: {line:?} ({:?})", r.note);
+        if futile == Futile::Skip {
+            assert_eq!(r.canonical_length, Some(31), "{:?}", r.note);
+        }
+    }
+}

@@ -48,6 +48,9 @@ pub struct SearchConfig {
     /// of the proof's nodes (at least `PHASE_MIN_NODES`); 0: no budget of its own, only the search's
     /// time and node limits.
     pub phase_budget_pct: u32,
+    /// The node cap of one spare test in the canonical game (`spare.rs`: is a reply answered by a mate
+    /// with pieces to spare?); 0: no spare tests, only the futile-drop rule.
+    pub spare_test_nodes: u64,
 }
 
 /// The smallest node budget of a phase after the proof (`SearchConfig::phase_budget_pct`).
@@ -68,6 +71,7 @@ impl Default for SearchConfig {
             distance: true,
             max_ply: 4000,
             phase_budget_pct: 50,
+            spare_test_nodes: 0,
         }
     }
 }
@@ -88,6 +92,7 @@ impl SearchConfig {
             distance: false,
             max_ply: 4000,
             phase_budget_pct: 50,
+            spare_test_nodes: 0,
         }
     }
 
@@ -154,6 +159,7 @@ impl SearchConfig {
                 "distance" => self.distance = flag()?,
                 "maxply" => self.max_ply = number()?.max(2),
                 "phasebudget" => self.phase_budget_pct = number()?,
+                "sparetest" => self.spare_test_nodes = u64::from(number()?),
                 _ => return Err(format!("'{item}': unknown setting")),
             }
         }
@@ -166,7 +172,7 @@ impl fmt::Display for SearchConfig {
         let on = |b: bool| if b { "on" } else { "off" };
         write!(
             f,
-            "agg={},eps={},edge={},chains={},promochains={},mate1={},mate3={},pvmate3={},init={},distance={},maxply={},phasebudget={}",
+            "agg={},eps={},edge={},chains={},promochains={},mate1={},mate3={},pvmate3={},init={},distance={},maxply={},phasebudget={},sparetest={}",
             match self.aggregation {
                 Aggregation::Sum => "sum",
                 Aggregation::Weak => "weak",
@@ -184,7 +190,8 @@ impl fmt::Display for SearchConfig {
             },
             on(self.distance),
             self.max_ply,
-            self.phase_budget_pct
+            self.phase_budget_pct,
+            self.spare_test_nodes
         )
     }
 }

@@ -20,6 +20,7 @@ use super::hands;
 use super::loops::{Dependence, PathMap, ROOT_PATH, next_path};
 use super::node::Child;
 use super::numbers::{Combined, INF, PN_MAX, PnDn, add, best_threshold};
+use super::spare::Excuse;
 use super::tt::{Record, Table, UNBOUNDED};
 use super::{SearchInfo, SearchLimits, frontier, futile, mate1};
 use crate::position::movegen::MoveList;
@@ -33,6 +34,9 @@ pub const HARD_MAX_PLY: u32 = 60_000;
 
 /// Limits are polled every this many nodes.
 const POLL_INTERVAL: u64 = 1024;
+
+/// The node budget for reading a line after its phase spent its own (`budget_for_reading`).
+const READING_NODES: u64 = 100_000;
 
 /// The table salt of a problem (see `Dfpn::salt`).
 fn problem_salt(pos: &Position, attacker: Color) -> u64 {
@@ -99,6 +103,12 @@ pub(super) struct Dfpn<'a> {
     pub main_salt: u64,
     /// Futile interpositions are no defence (`futile.rs`): set while the canonical game is searched.
     pub futile_skip: bool,
+    /// The spare game (`spare.rs`): only a mate with a piece left in the attacker's hand counts. Set
+    /// while a spare test runs.
+    pub spare: bool,
+    /// Some spare test of the canonical game ended without an answer: its reply was counted as a
+    /// defence, so the canonical length is not known to be exact.
+    pub spare_unknown: bool,
     /// The root's path key (see `next_path`).
     pub root_path: u64,
     /// The root's last numbers (for progress reports).
@@ -148,6 +158,8 @@ impl<'a> Dfpn<'a> {
             salt,
             main_salt: salt,
             futile_skip: false,
+            spare: false,
+            spare_unknown: false,
             root_path: ROOT_PATH,
             root_numbers: (0, 0),
             horizon: UNBOUNDED,
@@ -241,28 +253,34 @@ impl<'a> Dfpn<'a> {
         self.pos.side_to_move() == self.attacker
     }
 
+    /// Whether `stop` or the user's limits say the search must end.
+    pub(super) fn user_limit_reached(&self) -> bool {
+        self.stop.load(Ordering::Relaxed)
+            || self.limits.nodes.is_some_and(|n| self.nodes >= n)
+            || self.limits.time.is_some_and(|t| self.start.elapsed() >= t)
+    }
+
+    /// Whether `stop`, the user's limits or the node budget say the search must end.
+    pub(super) fn limit_reached(&self) -> bool {
+        self.user_limit_reached() || self.node_budget.is_some_and(|n| self.nodes >= n)
+    }
+
+    /// After a phase spent its node budget (and only its budget): a small one more, so that the line
+    /// it proved can still be read (reading may search again where the table lost an entry).
+    pub(super) fn budget_for_reading(&mut self) {
+        if self.aborted && self.node_budget.is_some() && !self.user_limit_reached() {
+            self.aborted = false;
+            self.node_budget = Some(self.nodes + READING_NODES);
+        }
+    }
+
     /// Polls the limits and reports progress; sets `aborted` when a limit is reached.
     fn poll(&mut self) {
         self.next_poll = self.nodes + POLL_INTERVAL;
-        if self.stop.load(Ordering::Relaxed) {
-            self.aborted = true;
-        }
-        if let Some(n) = self.limits.nodes
-            && self.nodes >= n
-        {
-            self.aborted = true;
-        }
-        if let Some(n) = self.node_budget
-            && self.nodes >= n
-        {
+        if self.limit_reached() {
             self.aborted = true;
         }
         let elapsed = self.start.elapsed();
-        if let Some(t) = self.limits.time
-            && elapsed >= t
-        {
-            self.aborted = true;
-        }
         if elapsed >= self.next_info
             && let Some(iv) = self.limits.info_interval
         {
@@ -369,7 +387,8 @@ impl<'a> Dfpn<'a> {
         } else {
             self.config.pv_mate3 && (3..=4).contains(&budget)
         };
-        if or_node && self.config.mate1 && (fresh || budget <= 2 || mate3) {
+        // The spare game wants mates with pieces left over, which mate-1 and mate-3 do not look for.
+        if or_node && self.config.mate1 && !self.spare && (fresh || budget <= 2 || mate3) {
             if let Some(r) = self.try_mate1() {
                 return r;
             }
@@ -402,6 +421,7 @@ impl<'a> Dfpn<'a> {
         let edge = self.config.edge();
 
         let (mut pn, mut dn);
+        let mut spare_excuses = true;
         loop {
             // `lo`: the minimised side (pn at OR nodes), over the active children; `comb`: the other.
             let mut lo = INF;
@@ -426,7 +446,7 @@ impl<'a> Dfpn<'a> {
             }
             let hi = comb.total(agg);
             (pn, dn) = if or_node { (lo, hi) } else { (hi, lo) };
-            if ply == 0 && budget == UNBOUNDED {
+            if ply == 0 && budget == UNBOUNDED && !self.spare {
                 // Live numbers for the progress reports.
                 self.root_numbers = (pn, dn);
             }
@@ -434,6 +454,17 @@ impl<'a> Dfpn<'a> {
                 // No moves: an OR node without checks is disproven, an AND node without evasions mated.
                 (pn, dn) = if or_node { (INF, 0) } else { (0, INF) };
                 break;
+            }
+            if !or_node && lo == 0 && self.futile_skip && !self.spare && spare_excuses {
+                // The canonical game: a refutation may be no defence after all (a spare mate).
+                match self.excuse_spare_refutations(base, end, ply, path) {
+                    Excuse::Unchanged => {}
+                    Excuse::Changed => continue,
+                    Excuse::AllSpare => {
+                        spare_excuses = false;
+                        continue;
+                    }
+                }
             }
             let (th_lo, th_hi) = if or_node { (thpn, thdn) } else { (thdn, thpn) };
             if lo == 0 || hi == 0 || lo >= th_lo || hi >= th_hi || self.aborted {
@@ -463,6 +494,15 @@ impl<'a> Dfpn<'a> {
             self.advance_chain(best, or_node, ply, path);
         }
 
+        if self.spare
+            && !or_node
+            && pn == 0
+            && hand.is_empty()
+            && self.children[base..end].iter().all(|c| c.futile)
+        {
+            // Mated (or only futile drops left) with nothing in hand: no spare mate.
+            (pn, dn) = (INF, 0);
+        }
         let amount = (self.nodes - nodes_before + 1).min(u32::MAX as u64) as u32;
         let r = self.finish(or_node, base..end, (pn, dn), hand, ply);
         let best = self.best_move_bits(or_node, base, end, &r);
@@ -546,14 +586,15 @@ impl<'a> Dfpn<'a> {
                     proof = proof.max(c.hand);
                     len = len.max(c.len);
                 }
-                r.hand = proof;
                 // Futile interpositions are no defence (canonical game): mated here if only they
                 // are left.
-                r.len = if kids.iter().all(|c| c.futile) {
-                    0
-                } else {
-                    len.saturating_add(1)
-                };
+                let mated_here = kids.iter().all(|c| c.futile);
+                if mated_here && self.spare {
+                    proof = hands::spare_mate_proof(hand, proof)
+                        .expect("a spare mate has a piece in hand");
+                }
+                r.hand = proof;
+                r.len = if mated_here { 0 } else { len.saturating_add(1) };
             }
             debug_assert!(hand.covers(r.hand), "proof hand exceeds the hand");
         } else if dn == 0 {
@@ -566,6 +607,9 @@ impl<'a> Dfpn<'a> {
                 }
                 r.dep = r.dep.before_move();
                 r.hand = hands::cap_or_disproof(&self.pos, self.attacker, d);
+            } else if kids.iter().all(|c| c.futile) {
+                // The spare game: mated with nothing in hand. Holds for this hand (the empty one).
+                debug_assert!(self.spare && hand.is_empty());
             } else {
                 // Prefer the refutation that depends least on the path.
                 let c = kids

@@ -49,6 +49,23 @@ pub fn and_proof_extra(pos: &Position, attacker: Color) -> Hand {
     extra
 }
 
+/// The proof hand of a mated position (no evasion) in the *spare* game (`spare.rs`: the attacker must
+/// mate with pieces left in hand), given `extra` = `and_proof_extra` and the attacker's hand `hand`
+/// there; `None` when `hand` is empty (a mate, but no spare one).
+///
+/// Argument: every hand covering `extra` mates (the rule above); the result also covers one piece of
+/// `hand` when `extra` is empty, so every hand covering it is non-empty: a mate with a piece to spare.
+/// The cheapest kind is taken (any would do; a pawn is the likeliest to be covered by other hands).
+pub fn spare_mate_proof(hand: Hand, extra: Hand) -> Option<Hand> {
+    if !extra.is_empty() {
+        return Some(extra);
+    }
+    let k = hand.kinds().next()?;
+    let mut proof = extra;
+    proof.set_count(k, 1);
+    Some(proof)
+}
+
 /// An OR node's proof hand from the proof hand of the child reached by `m` (`pos` is the OR node).
 ///
 /// Argument: with a hand g ⊇ P the attacker can play `m` (a drop of k needs one k: P counts it) and

@@ -23,6 +23,7 @@ pub mod mate1;
 pub mod node;
 pub mod numbers;
 pub mod pv;
+pub mod spare;
 pub mod tt;
 
 pub use config::SearchConfig;
@@ -227,7 +228,7 @@ impl Solver {
                             Some(c)
                                 if verify_mate_line(root, &c.moves)
                                     || (verify_line_in_check(root, &c.moves)
-                                        && pv::ends_in_futile_only(&mut search, &c.moves)) =>
+                                        && pv::ends_without_defence(&mut search, &c.moves)) =>
                             {
                                 canonical_length = Some(c.moves.len() as u32);
                                 exact = c.exact;
@@ -323,7 +324,7 @@ fn play_checking_line(root: &Position, line: &[Move]) -> Option<Position> {
 
 /// Checks a line in `problem_position(root)`: every attacker move is legal and checks, every defender
 /// move is legal, odd length, and the defender is in check at its end (a mate, or the end of a
-/// canonical line: the futile-interposition test is the search's, `pv::ends_in_futile_only`).
+/// canonical line: the futile-interposition test is the search's, `pv::ends_without_defence`).
 pub fn verify_line_in_check(root: &Position, line: &[Move]) -> bool {
     play_checking_line(root, line).is_some_and(|pos| pos.in_check())
 }

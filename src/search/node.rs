@@ -56,6 +56,8 @@ pub(super) struct Child {
     pub next: u32,
     /// A futile interposition in the canonical game (`futile.rs`): proven, no defence at all.
     pub futile: bool,
+    /// Set with `futile` for a reply answered by a mate with pieces to spare (`spare.rs`).
+    pub spared: bool,
 }
 
 impl Child {
@@ -137,6 +139,7 @@ impl Dfpn<'_> {
                 active: true,
                 next: NO_NEXT,
                 futile: false,
+                spared: false,
             });
             if self.futile_skip
                 && is_interposition(m, gap)
@@ -243,7 +246,7 @@ impl Dfpn<'_> {
 
     /// Fills in child `i`'s numbers: a repetition, a depth cut, the table's entry, or (new) an initial
     /// estimate.
-    fn probe_child(&mut self, i: usize, or_node: bool, ply: u32, path: u64) {
+    pub(super) fn probe_child(&mut self, i: usize, or_node: bool, ply: u32, path: u64) {
         if self.children[i].futile {
             return;
         }
@@ -287,7 +290,16 @@ impl Dfpn<'_> {
             return;
         }
         let key = board_key ^ self.salt;
-        let p = self.tt.probe(key, child_hand, next_path(path, m), budget);
+        let mut p = self.tt.probe(key, child_hand, next_path(path, m), budget);
+        if self.spare && !p.found {
+            // No mate at all is no spare mate either: the main search's general disproofs hold here.
+            let q = self
+                .tt
+                .probe(board_key ^ self.main_salt, child_hand, 0, UNBOUNDED);
+            if q.is_disproven() && q.dep.is_general() {
+                p = q;
+            }
+        }
         (c.pn, c.dn, c.len, c.dep) = (p.pn, p.dn, p.len, p.dep);
         if p.is_proven() || p.is_disproven() {
             c.hand = p.hand;
@@ -334,6 +346,19 @@ impl Dfpn<'_> {
         let c = &mut self.children[i];
         if or_node {
             match frontier::look_and(&self.pos, attacker, la) {
+                AndLook::Mated(extra) if self.spare => {
+                    // The spare game: a mate counts only with a piece left in hand.
+                    match hands::spare_mate_proof(c.hand, extra) {
+                        Some(proof) => {
+                            self.tt.store(key, &Record::proof(proof, 0, 0, false));
+                            (c.pn, c.dn, c.len, c.hand) = (0, INF, 0, proof);
+                        }
+                        None => {
+                            self.tt.store(key, &Record::disproof(Hand::EMPTY, false));
+                            (c.pn, c.dn, c.hand) = (INF, 0, Hand::EMPTY);
+                        }
+                    }
+                }
                 AndLook::Mated(proof) => {
                     self.tt.store(key, &Record::proof(proof, 0, 0, false));
                     (c.pn, c.dn, c.len, c.hand) = (0, INF, 0, proof);
@@ -342,6 +367,8 @@ impl Dfpn<'_> {
             }
         } else {
             match frontier::look_or(&mut self.pos, attacker, la).0 {
+                // Mate in one is no spare mate unless a piece is left: leave the child to the search.
+                OrLook::Mate(..) if self.spare => {}
                 OrLook::Mate(mv, proof) => {
                     self.tt
                         .store(key, &Record::proof(proof, 1, mv.to_u16(), true));

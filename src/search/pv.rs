@@ -55,6 +55,7 @@ use super::frontier::{check_gap, is_interposition};
 use super::futile::{CANONICAL_SALT, futile_proof};
 use super::loops::next_path;
 use super::numbers::PN_MAX;
+use super::spare::{self, Spare};
 use super::tt::{Probe, UNBOUNDED};
 use crate::position::Move;
 use crate::position::movegen::{MoveList, generate_checks, generate_evasions};
@@ -194,11 +195,16 @@ fn tighten(s: &mut Dfpn, bound: &mut u32, best: &mut Vec<Move>) -> bool {
 /// Reads the line of `bound` plies (exact or not), keeping `best` if that fails.
 fn final_walk(s: &mut Dfpn, bound: u32, mut exact: bool, mut best: Vec<Move>) -> Line {
     log::debug!("pv: walk from nodes {}", s.nodes);
+    s.budget_for_reading();
     match walk(s, bound, exact, true) {
         Some(line) => best = line,
         None => exact = false,
     }
-    log::debug!("pv: done at nodes {}", s.nodes);
+    log::debug!(
+        "pv: done at nodes {}: {} plies, bound {bound}, exact {exact}",
+        s.nodes,
+        best.len()
+    );
     s.horizon = UNBOUNDED;
     let exact = exact && best.len() as u32 == bound;
     Line {
@@ -217,16 +223,27 @@ pub(super) fn canonical(s: &mut Dfpn, strict: &Line) -> Option<Line> {
     s.node_budget = s.config.phase_budget(s.nodes);
     s.aborted = false;
     s.futile_skip = true;
-    s.salt = s.main_salt ^ CANONICAL_SALT;
+    s.spare_unknown = false;
+    // A salt of this phase's own: its bounded results may rest on spare tests that ended without an
+    // answer (`spare.rs`), true for this solve's approximation only, so no later solve may read them.
+    s.salt = s.main_salt ^ CANONICAL_SALT ^ next_canonical_generation();
     // The strict line is a mate in the canonical game too, only perhaps not read as one (a futile
     // interposition in it is no defence): the fallback if no better line is read.
     let mut best = strict.moves.clone();
     let exact = tighten(s, &mut bound, &mut best);
-    let line = final_walk(s, bound, exact, best);
+    let mut line = final_walk(s, bound, exact, best);
+    line.exact &= !s.spare_unknown;
     s.futile_skip = false;
     s.salt = s.main_salt;
     s.node_budget = None;
     (line.moves.len() as u32 == bound).then_some(line)
+}
+
+/// A fresh number for each canonical phase (mixed into its table salt).
+fn next_canonical_generation() -> u64 {
+    static GENERATION: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    let g = GENERATION.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    g.wrapping_mul(0x9e37_79b9_7f4a_7c15)
 }
 
 /// The current position's table entry for a search with `budget`, reached along `path`.
@@ -272,7 +289,7 @@ fn walk(s: &mut Dfpn, total: u32, exact: bool, search: bool) -> Option<Vec<Move>
             generate_checks(&s.pos, &mut moves);
         } else {
             generate_evasions(&s.pos, &mut moves);
-            if moves.is_empty() || (s.futile_skip && only_futile(s, &moves)) {
+            if moves.is_empty() || (s.futile_skip && no_defence_left(s, &moves, at.ply)) {
                 break true;
             }
         }
@@ -288,6 +305,20 @@ fn walk(s: &mut Dfpn, total: u32, exact: bool, search: bool) -> Option<Vec<Move>
         };
         let Some((m, child_k)) = step else {
             log::debug!("pv: walk (exact {exact}) failed at ply {}, k {k}", at.ply);
+            if log::log_enabled!(log::Level::Trace) {
+                for &m in moves.iter() {
+                    let p = probe_child(s, at.path, m, k.saturating_sub(1));
+                    log::trace!(
+                        "pv:   {m:?} pn {} dn {} len {} found {} dep {:?} line {:?}",
+                        p.pn,
+                        p.dn,
+                        p.len,
+                        p.found,
+                        p.dep,
+                        line
+                    );
+                }
+            }
             break false;
         };
         s.pos.do_move(m);
@@ -315,26 +346,37 @@ fn walk(s: &mut Dfpn, total: u32, exact: bool, search: bool) -> Option<Vec<Move>
 }
 
 /// Whether `line` (legal from the root, checks and evasions) ends in a position where the defender is
-/// in check and has only futile interpositions: the end of a canonical line that is not a mate yet.
-pub(super) fn ends_in_futile_only(s: &mut Dfpn, line: &[Move]) -> bool {
+/// in check and has no defence that counts in the canonical game (only futile interpositions and
+/// replies after which the attacker forces a spare mate): the end of a canonical line that is not a
+/// mate yet.
+pub(super) fn ends_without_defence(s: &mut Dfpn, line: &[Move]) -> bool {
     for &m in line {
         s.pos.do_move(m);
     }
     let mut moves = MoveList::new();
     generate_evasions(&s.pos, &mut moves);
-    let ok = s.pos.in_check() && !moves.is_empty() && only_futile(s, &moves);
+    let ok = s.pos.in_check() && !moves.is_empty() && no_defence_left(s, &moves, line.len() as u32);
     for &m in line.iter().rev() {
         s.pos.undo_move(m);
     }
     ok
 }
 
-/// Whether every evasion in `moves` (the current AND node's) is a futile interposition.
-fn only_futile(s: &mut Dfpn, moves: &MoveList) -> bool {
+/// Whether the reply `m` (`gap`: the check's) is no defence in the canonical game by what is known
+/// already: a futile interposition, or a reply whose spare test said yes (`spare.rs`). Never searches.
+fn excused(s: &mut Dfpn, m: Move, gap: crate::position::Bitboard) -> bool {
+    s.futile_skip
+        && ((is_interposition(m, gap) && futile_proof(s, m).is_some()) || spare::known_spare(s, m))
+}
+
+/// Whether no evasion in `moves` (the current AND node's, at `ply`) counts in the canonical game:
+/// each is a futile interposition or a reply after which the attacker forces a spare mate.
+fn no_defence_left(s: &mut Dfpn, moves: &MoveList, ply: u32) -> bool {
     let gap = check_gap(&s.pos, s.attacker);
-    moves
-        .iter()
-        .all(|&m| is_interposition(m, gap) && futile_proof(s, m).is_some())
+    moves.iter().all(|&m| {
+        (is_interposition(m, gap) && futile_proof(s, m).is_some())
+            || matches!(spare::after_reply(s, m, ply), Spare::Yes(_))
+    })
 }
 
 /// Searches the current node (`at`) for "mate within `budget`?". Returns (proven, disproven).
@@ -439,7 +481,14 @@ fn refuting_reply(
     search: bool,
 ) -> Option<Move> {
     let child_budget = budget.checked_sub(1)?;
-    if let Some(&m) = moves
+    let gap = check_gap(&s.pos, s.attacker);
+    let mut counted = MoveList::new();
+    for &m in moves.iter() {
+        if !excused(s, m, gap) {
+            counted.push(m);
+        }
+    }
+    if let Some(&m) = counted
         .iter()
         .find(|&&m| probe_child(s, at.path, m, child_budget).is_disproven())
     {
@@ -448,7 +497,7 @@ fn refuting_reply(
     if !search {
         return None;
     }
-    for &m in moves.iter() {
+    for &m in counted.iter() {
         // A reply back onto the path is never the line's reply (its values decrease).
         let refuted = s
             .off_path_child(m, at.ply, at.path, |s, ply, path| {
@@ -475,8 +524,12 @@ fn and_step_longest(
     search: bool,
 ) -> Option<(Move, u32)> {
     let pick = |s: &mut Dfpn| {
+        let gap = check_gap(&s.pos, s.attacker);
         let mut best: Option<(Move, u32)> = None;
         for &m in moves.iter() {
+            if excused(s, m, gap) {
+                continue;
+            }
             let p = probe_child(s, at.path, m, k - 1);
             if !p.is_proven() {
                 return None;

@@ -16,7 +16,8 @@
 //!
 //! `Truth::Mate(n)` is the exact minimax length: iterative deepening over the odd lengths, the first
 //! `n` with a forced mate within `n` plies, every legal defence counted (no futile-interposition
-//! rule); `solve_canonical` plays the canonical game instead (`futile_drop`).
+//! rule); `solve_canonical` plays the canonical game instead (`futile_drop`), and `solve_composer` adds
+//! the composer's ranking (replies answered by a mate with pieces to spare are no defence).
 //!
 //! Its tests (rules, and 5- and 7-ply minimax lengths whose longest defence is not the first reply
 //! generated) take well under a second.
@@ -87,6 +88,12 @@ pub struct BruteForce {
     budget: u64,
     /// The canonical game: futile drop interpositions are no defence (`futile_drop`).
     canonical: bool,
+    /// The composer's ranking on top of the canonical game: a reply after which the attacker forces a
+    /// mate with pieces to spare (within the oracle's plies) is no defence either.
+    spare_oracle: Option<(Box<BruteForce>, i32)>,
+    /// This instance plays the spare game: a mated defender counts only while the attacker holds a
+    /// piece (an exact mate is a refutation, `Never`).
+    spare_game: bool,
 }
 
 /// Raised through the recursion when the node budget runs out.
@@ -99,7 +106,52 @@ impl BruteForce {
             nodes: 0,
             budget,
             canonical: false,
+            spare_oracle: None,
+            spare_game: false,
         }
+    }
+
+    /// `solve_canonical` with the composer's ranking: a reply after which the attacker forces a mate
+    /// ending with a piece in its hand, within `spare_plies`, is no defence, unless every reply that
+    /// is not a futile drop is such a reply (kanju's `spare.rs`, here from its statement: the same
+    /// canonical game, the mated positions counted only with a piece in hand). A spare mate longer
+    /// than `spare_plies` is missed.
+    pub fn solve_composer(root: &Position, max_plies: u32, spare_plies: u32, budget: u64) -> Truth {
+        let mut bf = BruteForce::new(budget);
+        bf.canonical = true;
+        let mut oracle = BruteForce::new(budget);
+        oracle.canonical = true;
+        oracle.spare_game = true;
+        bf.spare_oracle = Some((Box::new(oracle), spare_plies as i32));
+        bf.deepen(root, max_plies)
+    }
+
+    /// Whether some reply in `list` other than `except` is not answered by a spare mate.
+    fn some_reply_not_spare(
+        &mut self,
+        pos: &mut Position,
+        list: &MoveList,
+        except: kanju::position::Move,
+    ) -> Result<bool, OutOfBudget> {
+        for &m in list.iter().filter(|&&m| m != except) {
+            pos.do_move(m);
+            let spare = self.spare_after(pos);
+            pos.undo_move(m);
+            if !spare? {
+                return Ok(true);
+            }
+        }
+        Ok(false)
+    }
+
+    /// Whether the attacker (to move in `pos`) forces a spare mate within the oracle's plies.
+    fn spare_after(&mut self, pos: &mut Position) -> Result<bool, OutOfBudget> {
+        let Some((oracle, plies)) = self.spare_oracle.as_mut() else {
+            return Ok(false);
+        };
+        let plies = *plies;
+        // Odd lengths only: the attacker mates on its own move.
+        Ok(oracle.attacker(pos, plies - (1 - plies % 2))? == Verdict::Mate)
     }
 
     /// `solve` in the canonical game: a defender's drop that `futile_drop` calls futile is no
@@ -223,6 +275,10 @@ impl BruteForce {
             }
         }
         if list.is_empty() {
+            if self.spare_game && pos.hand(pos.side_to_move().flip()).is_empty() {
+                // Mated with nothing in hand: no spare mate, at any depth.
+                return Ok(self.remember(pos, plies, Verdict::Never));
+            }
             return Ok(self.remember(pos, plies, Verdict::Mate));
         }
         if plies == 0 {
@@ -231,12 +287,27 @@ impl BruteForce {
         // `Mate` unless some reply escapes. The first escape settles it: looking on for one that escapes
         // for ever (`Never`) would make `NoMate` verdicts more frequent but the search several times
         // slower, so `Never` is only claimed when the first escape found is one.
+        // With the composer's ranking, a reply answered by a spare mate is no defence unless every reply
+        // is: `witness` (asked once, when first needed) says whether some reply is not.
+        let mut witness = None;
         for &m in list.iter() {
             pos.do_move(m);
             let child = self.attacker(pos, plies - 1);
+            let spare = match child {
+                Ok(Verdict::NotWithin) if self.spare_oracle.is_some() => self.spare_after(pos),
+                _ => Ok(false),
+            };
             pos.undo_move(m);
             match child? {
                 Verdict::Mate => {}
+                Verdict::NotWithin if spare? => {
+                    if witness.is_none() {
+                        witness = Some(self.some_reply_not_spare(pos, &list, m)?);
+                    }
+                    if witness != Some(true) {
+                        return Ok(self.remember(pos, plies, Verdict::NotWithin));
+                    }
+                }
                 escape => return Ok(self.remember(pos, plies, escape)),
             }
         }
