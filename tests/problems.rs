@@ -16,6 +16,15 @@ use std::time::Duration;
 /// Generous: every short problem takes milliseconds; hitting this is a failure, not a pass.
 const LIMIT: Duration = Duration::from_secs(20);
 
+/// The position of Zukou problem `id` (`zukou.tsv`).
+fn zukou_position(id: &str) -> Position {
+    let p = load_problems("zukou.tsv")
+        .into_iter()
+        .find(|p| p.id == id)
+        .unwrap_or_else(|| panic!("no {id} in zukou.tsv"));
+    Position::from_sfen(&p.sfen).unwrap()
+}
+
 fn solve(solver: &mut Solver, pos: &Position) -> MateOutcome {
     let limits = SearchLimits {
         time: Some(LIMIT),
@@ -266,11 +275,7 @@ fn table_reuse_across_problems_is_sound() {
 fn tiny_table_still_proves_a_medium_problem() {
     let mut solver = Solver::new(1);
     let id = "zuko003";
-    let p = load_problems("zukou.tsv")
-        .into_iter()
-        .find(|p| p.id == id)
-        .unwrap();
-    let pos = Position::from_sfen(&p.sfen).unwrap();
+    let pos = zukou_position(id);
     let limits = SearchLimits {
         time: Some(Duration::from_secs(120)),
         info_interval: Some(Duration::from_millis(1)),
@@ -304,11 +309,7 @@ fn a_chase_past_the_depth_limit_does_not_end_the_search() {
     config.max_ply = 8;
     solver.set_config(config);
     for id in ["zuko002", "zuko003"] {
-        let p = load_problems("zukou.tsv")
-            .into_iter()
-            .find(|p| p.id == id)
-            .unwrap();
-        let pos = Position::from_sfen(&p.sfen).unwrap();
+        let pos = zukou_position(id);
         let limits = SearchLimits {
             time: Some(LIMIT),
             info_interval: Some(Duration::from_millis(1)),
@@ -386,11 +387,7 @@ fn long_problems() {
 /// canonical length they report must still be the proven one, never that line's length.
 #[test]
 fn canonical_length_never_below_the_minimax_at_any_line_level() {
-    let p = load_problems("zukou.tsv")
-        .into_iter()
-        .find(|p| p.id == "zuko085")
-        .unwrap();
-    let pos = Position::from_sfen(&p.sfen).unwrap();
+    let pos = zukou_position("zuko085");
     let limits = SearchLimits {
         time: Some(LIMIT),
         ..SearchLimits::default()
@@ -424,11 +421,7 @@ fn canonical_length_never_below_the_minimax_at_any_line_level() {
 /// was printed under a proven bound of 31).
 #[test]
 fn the_line_of_the_proven_bound_is_read_after_the_budget_runs_out() {
-    let p = load_problems("zukou.tsv")
-        .into_iter()
-        .find(|p| p.id == "zuko009")
-        .unwrap();
-    let pos = Position::from_sfen(&p.sfen).unwrap();
+    let pos = zukou_position("zuko009");
     let limits = SearchLimits {
         time: Some(LIMIT),
         ..SearchLimits::default()
