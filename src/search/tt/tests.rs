@@ -1,0 +1,245 @@
+//! Unit tests of `tt.rs`.
+
+use super::*;
+use crate::position::PieceKind;
+
+fn hand(p: u8, g: u8) -> Hand {
+    let mut h = Hand::EMPTY;
+    h.set_count(PieceKind::Pawn, p);
+    h.set_count(PieceKind::Gold, g);
+    h
+}
+
+impl Record {
+    /// The record as an estimate (no dependence).
+    fn clone_estimate(&self) -> Record {
+        Record {
+            dep: Dependence::None,
+            ..*self
+        }
+    }
+}
+
+fn rec(hand: Hand, pn: PnDn, dn: PnDn, amount: u32) -> Record {
+    Record {
+        hand,
+        pn,
+        dn,
+        len: 0,
+        best: 0,
+        amount,
+        dep: Dependence::None,
+        path: 0,
+        or_node: true,
+        budget: UNBOUNDED,
+    }
+}
+
+#[test]
+fn proofs_cover_superior_hands_only() {
+    let mut t = Table::new(1);
+    t.store(42, &rec(hand(1, 1), 0, INF, 10));
+    assert!(t.probe(42, hand(1, 1), 0, UNBOUNDED).is_proven());
+    assert!(t.probe(42, hand(3, 2), 0, UNBOUNDED).is_proven());
+    assert!(!t.probe(42, hand(0, 2), 0, UNBOUNDED).is_proven());
+    assert!(!t.probe(43, hand(3, 2), 0, UNBOUNDED).is_proven());
+}
+
+/// A general disproof read back from the table carries no dependence.
+#[test]
+fn general_disproofs_cover_inferior_hands_and_depend_on_nothing() {
+    let mut t = Table::new(1);
+    t.store(7, &rec(hand(2, 0), INF, 0, 10));
+    let p = t.probe(7, hand(1, 0), 0, UNBOUNDED);
+    assert!(p.is_disproven());
+    assert_eq!(p.dep, Dependence::None);
+    assert!(t.probe(7, hand(2, 0), 12345, UNBOUNDED).is_disproven());
+    assert!(!t.probe(7, hand(2, 1), 0, UNBOUNDED).is_disproven());
+}
+
+#[test]
+fn loop_disproofs_match_their_path_only() {
+    let mut t = Table::new(1);
+    let mut r = rec(hand(0, 1), INF, 0, 10);
+    r.dep = Dependence::Loop { ply: 3 };
+    r.path = 1234;
+    t.store(9, &r);
+    let p = t.probe(9, hand(0, 1), 1234, UNBOUNDED);
+    assert!(p.is_disproven());
+    assert_eq!(p.dep, Dependence::Loop { ply: 3 });
+    assert!(!t.probe(9, hand(0, 1), 999, UNBOUNDED).is_disproven());
+    assert!(!t.probe(9, hand(0, 0), 1234, UNBOUNDED).is_disproven());
+}
+
+#[test]
+fn depth_cut_disproofs_match_their_path_and_are_purged() {
+    let mut t = Table::new(1);
+    let mut r = rec(hand(0, 1), INF, 0, 10);
+    r.dep = Dependence::DepthCut;
+    r.path = 77;
+    t.store(9, &r);
+    t.store(9, &rec(hand(3, 3), 0, INF, 5));
+    let p = t.probe(9, hand(0, 1), 77, UNBOUNDED);
+    assert!(p.is_disproven());
+    assert_eq!(p.dep, Dependence::DepthCut);
+    assert!(!t.probe(9, hand(0, 1), 78, UNBOUNDED).is_disproven());
+    t.purge_depth_cuts();
+    assert!(!t.probe(9, hand(0, 1), 77, UNBOUNDED).found);
+    // Other entries stay.
+    assert!(t.probe(9, hand(3, 3), 0, UNBOUNDED).is_proven());
+}
+
+fn bounded(hand: Hand, pn: PnDn, dn: PnDn, plies: u32, budget: u32) -> Record {
+    Record {
+        dep: Dependence::Within {
+            plies,
+            loop_at: None,
+        },
+        budget,
+        ..rec(hand, pn, dn, 10)
+    }
+}
+
+/// What each kind of search sees: a bounded one the proofs within its budget, the bounded
+/// disproofs at least as wide, its own estimates for its budget only; the main search none of the
+/// bounded entries.
+#[test]
+fn bounded_entries_answer_bounded_questions_only() {
+    let mut t = Table::new(1);
+    let mut proof = rec(hand(1, 0), 0, INF, 10);
+    proof.len = 9;
+    t.store(3, &proof);
+    assert!(t.probe(3, hand(1, 0), 0, 9).is_proven());
+    assert!(t.probe(3, hand(2, 0), 0, 11).is_proven());
+    assert!(!t.probe(3, hand(1, 0), 0, 7).found);
+    // No mate within 7 (for this hand and smaller ones).
+    t.store(3, &bounded(hand(1, 0), INF, 0, 7, 7));
+    let p = t.probe(3, hand(0, 0), 0, 5);
+    assert!(p.is_disproven());
+    assert_eq!(
+        p.dep,
+        Dependence::Within {
+            plies: 7,
+            loop_at: None
+        }
+    );
+    assert!(t.probe(3, hand(1, 0), 0, 7).is_disproven());
+    assert!(!t.probe(3, hand(2, 0), 0, 7).is_disproven());
+    // The main search sees the proof, not the bounded disproof.
+    assert!(t.probe(3, hand(1, 0), 0, UNBOUNDED).is_proven());
+    assert!(!t.probe(3, hand(0, 0), 0, UNBOUNDED).found);
+    // A bounded estimate is for its own budget.
+    t.store(4, &bounded(hand(0, 1), 40, 50, 0, 13).clone_estimate());
+    assert!(t.probe(4, hand(0, 1), 0, 13).found);
+    assert!(!t.probe(4, hand(0, 1), 0, 15).found);
+    assert!(!t.probe(4, hand(0, 1), 0, UNBOUNDED).found);
+    // A wider disproof replaces the estimates it decides; a proof frees those it decides.
+    t.store(4, &bounded(hand(0, 1), INF, 0, 15, 15));
+    assert!(t.probe(4, hand(0, 1), 0, 13).is_disproven());
+    let used = t.used;
+    t.store(5, &bounded(hand(0, 1), 40, 50, 0, 13).clone_estimate());
+    let mut p5 = rec(hand(0, 1), 0, INF, 10);
+    p5.len = 11;
+    t.store(5, &p5);
+    assert_eq!(t.used, used + 1);
+    assert!(t.probe(5, hand(0, 1), 0, 13).is_proven());
+}
+
+/// A bounded disproof resting on a loop above the node holds on its path only, within its bound.
+#[test]
+fn bounded_loop_disproofs_match_their_path_only() {
+    let mut t = Table::new(1);
+    let mut r = bounded(hand(0, 1), INF, 0, 9, 9);
+    r.dep = Dependence::Within {
+        plies: 9,
+        loop_at: Some(2),
+    };
+    r.path = 4321;
+    t.store(8, &r);
+    let p = t.probe(8, hand(0, 1), 4321, 9);
+    assert!(p.is_disproven());
+    assert_eq!(p.dep, r.dep);
+    assert!(t.probe(8, hand(0, 1), 4321, 7).is_disproven());
+    assert!(!t.probe(8, hand(0, 1), 4321, 11).found);
+    assert!(!t.probe(8, hand(0, 1), 1234, 9).found);
+    assert!(!t.probe(8, hand(0, 1), 4321, UNBOUNDED).found);
+}
+
+#[test]
+fn unproven_entries_bound_neighbours() {
+    let mut t = Table::new(1);
+    t.store(5, &rec(hand(1, 1), 300, 7, 10));
+    let exact = t.probe(5, hand(1, 1), 0, UNBOUNDED);
+    assert!(exact.found && exact.pn == 300 && exact.dn == 7);
+    // Fewer pieces: at least as hard to prove.
+    assert_eq!(t.probe(5, hand(0, 1), 0, UNBOUNDED).pn, 300);
+    // More pieces: at least as hard to disprove (never below an unexpanded node's number).
+    assert_eq!(t.probe(5, hand(2, 1), 0, UNBOUNDED).dn, UNIT);
+    t.store(5, &rec(hand(1, 1), 300, 70, 10));
+    assert_eq!(t.probe(5, hand(2, 1), 0, UNBOUNDED).dn, 70);
+}
+
+#[test]
+fn full_cluster_replaces_the_cheapest() {
+    let mut t = Table::new(1);
+    // Same key, many hands: more than a cluster holds.
+    for p in 0..20u8 {
+        t.store(11, &rec(hand(p, 0), 3 * UNIT, 3 * UNIT, p as u32 + 1));
+    }
+    // One cluster's worth are live; the most searched ones survive, the cheapest went.
+    assert_eq!(t.used, CLUSTER);
+    assert!(t.probe(11, hand(19, 0), 0, UNBOUNDED).found);
+    assert!(!t.probe(11, hand(0, 0), 0, UNBOUNDED).found);
+    // A proof frees what it subsumes.
+    t.store(11, &rec(hand(0, 0), 0, INF, 1));
+    assert!(t.probe(11, hand(5, 0), 0, UNBOUNDED).is_proven());
+    assert_eq!(t.used, 1);
+}
+
+/// Filling a tiny table past the trigger collects garbage, keeps the valuable entries and leaves
+/// the table usable below the trigger.
+#[test]
+fn garbage_collection_frees_the_cheap_and_keeps_the_valuable() {
+    let mut t = Table::new(1);
+    let cap = t.capacity();
+    let key = |i: usize| (i as u64 + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    // Valuable proofs first, then many cheap estimates.
+    for i in 0..cap / 10 {
+        t.store(key(i), &rec(hand(1, 0), 0, INF, 1000));
+    }
+    for i in cap / 10..cap * 2 {
+        t.store(key(i), &rec(hand(1, 0), UNIT, UNIT, 1));
+    }
+    assert!(t.gc_count() > 0);
+    assert!(t.hashfull() < GC_TRIGGER as u32);
+    let kept = (0..cap / 10)
+        .filter(|&i| t.probe(key(i), hand(1, 0), 0, UNBOUNDED).is_proven())
+        .count();
+    // Replacement inside a full cluster may cost a few; GC costs none.
+    assert!(kept * 100 >= (cap / 10) * 95, "{kept} of {}", cap / 10);
+}
+
+/// Clearing forgets everything, whether it resets the written clusters only or fills the table.
+#[test]
+fn clear_forgets_few_and_many_writes() {
+    for n in [3u64, (DIRTY_MAX as u64) * 2] {
+        // Room for every entry: nothing is replaced before the clear.
+        let mut t = Table::new(64);
+        for k in 1..=n {
+            t.store(
+                k.wrapping_mul(0x9e37_79b9_7f4a_7c15),
+                &rec(hand(1, 0), 0, INF, 1),
+            );
+        }
+        assert!(
+            t.probe(0x9e37_79b9_7f4a_7c15, hand(1, 0), 0, UNBOUNDED)
+                .is_proven()
+        );
+        t.clear();
+        assert_eq!(t.hashfull(), 0);
+        for k in 1..=n {
+            let key = k.wrapping_mul(0x9e37_79b9_7f4a_7c15);
+            assert!(!t.probe(key, hand(1, 0), 0, UNBOUNDED).found, "{n}: {k}");
+        }
+    }
+}
