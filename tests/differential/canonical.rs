@@ -11,8 +11,8 @@
 use crate::brute::{BruteForce, Truth};
 use crate::common::Rng;
 use crate::generate::{Convention, random_problem};
-use crate::{limits, on_big_stack, position, solver_with, usi};
-use kanju::position::Move;
+use crate::{limits, on_big_stack, position, solve, solver_with, usi};
+use kanju::position::{Move, Position};
 use kanju::search::futile::Futile;
 use kanju::search::{
     MateOutcome, PvLevel, SearchLimits, SolveResult, Solver, verify_line_in_check,
@@ -22,35 +22,37 @@ use kanju::search::{
 const DEPTH: u32 = 7;
 const BUDGET: u64 = 2_000_000;
 
-/// Solves `text` from scratch; its mate line, checked legal and in check at its end (a mate, or no
-/// defence that counts), or what went wrong (`game` and the brute force's `n` for the message).
-fn solve_line(
+/// A random tsume problem that `oracle` calls a mate, solved from scratch: its SFEN, position, the
+/// oracle's length, the solver's result and its mate line, checked legal and in check at its end (a
+/// mate, or no defence that counts). `None` when the oracle finds no mate, or when the solve went
+/// wrong: the message (naming `game`) is then in `failures`.
+fn draw_mate(
+    rng: &mut Rng,
+    oracle: impl Fn(&Position) -> Truth,
     solver: &mut Solver,
-    text: &str,
     limits: &SearchLimits,
     game: &str,
-    n: u32,
-) -> Result<(SolveResult, Vec<Move>), String> {
-    let root = position(text);
+    failures: &mut Vec<String>,
+) -> Option<(String, Position, u32, SolveResult, Vec<Move>)> {
+    let text = random_problem(rng, Convention::Tsume);
+    let root = position(&text);
+    let Truth::Mate(n) = oracle(&root) else {
+        return None;
+    };
     solver.clear();
-    let r = solver
-        .solve(
-            &root,
-            limits,
-            &std::sync::atomic::AtomicBool::new(false),
-            &mut |_| {},
-        )
-        .expect("a valid problem");
+    let r = solve(solver, &root, limits);
     let MateOutcome::Mate(line) = r.outcome.clone() else {
-        return Err(format!(
+        failures.push(format!(
             "{text}: {game} mate in {n}, solver {:?}",
             r.outcome
         ));
+        return None;
     };
     if !verify_line_in_check(&root, &line) {
-        return Err(format!("{text}: line fails: {}", usi(&line)));
+        failures.push(format!("{text}: line fails: {}", usi(&line)));
+        return None;
     }
-    Ok((r, line))
+    Some((text, root, n, r, line))
 }
 
 fn canonical_sweep(seed: u64, count: u32, nodes: u64) {
@@ -66,31 +68,23 @@ fn canonical_sweep(seed: u64, count: u32, nodes: u64) {
     let (mut compared, mut shorter_than_strict, mut unfinished) = (0, 0, 0);
     let mut failures = vec![];
     for _ in 0..count {
-        let text = random_problem(&mut rng, Convention::Tsume);
-        let root = position(&text);
-        let Truth::Mate(n) = BruteForce::solve_canonical(&root, DEPTH, BUDGET) else {
+        let oracle = |root: &Position| BruteForce::solve_canonical(root, DEPTH, BUDGET);
+        let Some((text, root, n, r, line)) = draw_mate(
+            &mut rng,
+            oracle,
+            &mut solver,
+            &limits,
+            "canonical",
+            &mut failures,
+        ) else {
             continue;
-        };
-        let (r, line) = match solve_line(&mut solver, &text, &limits, "canonical", n) {
-            Ok(x) => x,
-            Err(e) => {
-                failures.push(e);
-                continue;
-            }
         };
         let line = &line;
         compared += 1;
         for level in [PvLevel::UpperBound, PvLevel::None] {
             cheap.set_pv_level(level);
             cheap.clear();
-            let c = cheap
-                .solve(
-                    &root,
-                    &limits,
-                    &std::sync::atomic::AtomicBool::new(false),
-                    &mut |_| {},
-                )
-                .expect("a valid problem");
+            let c = solve(&mut cheap, &root, &limits);
             if let Some(len) = c.canonical_length
                 && len < n
             {
@@ -151,17 +145,16 @@ fn composer_sweep(seed: u64, count: u32, nodes: u64) {
     let (mut compared, mut ranked, mut unfinished) = (0, 0, 0);
     let mut failures = vec![];
     for _ in 0..count {
-        let text = random_problem(&mut rng, Convention::Tsume);
-        let root = position(&text);
-        let Truth::Mate(n) = BruteForce::solve_composer(&root, DEPTH, SPARE_PLIES, BUDGET) else {
+        let oracle = |root: &Position| BruteForce::solve_composer(root, DEPTH, SPARE_PLIES, BUDGET);
+        let Some((text, root, n, r, line)) = draw_mate(
+            &mut rng,
+            oracle,
+            &mut solver,
+            &limits,
+            "composer",
+            &mut failures,
+        ) else {
             continue;
-        };
-        let (r, line) = match solve_line(&mut solver, &text, &limits, "composer", n) {
-            Ok(x) => x,
-            Err(e) => {
-                failures.push(e);
-                continue;
-            }
         };
         let line = &line;
         compared += 1;
