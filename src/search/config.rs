@@ -51,10 +51,16 @@ pub struct SearchConfig {
     /// The node cap of one spare test in the canonical game (`spare.rs`: is a reply answered by a mate
     /// with pieces to spare?); 0: no spare tests, only the futile-drop rule.
     pub spare_test_nodes: u64,
+    /// With `PvLevel::MinLength`: the node cap of the shortest-first search before the proof
+    /// (`deepen.rs`: "mate within 1? 3? 5? …" from the root); 0: prove first, then shorten.
+    pub deepen_nodes: u64,
 }
 
 /// The smallest node budget of a phase after the proof (`SearchConfig::phase_budget_pct`).
 pub const PHASE_MIN_NODES: u64 = 500_000;
+
+/// The default node cap of the shortest-first search (`SearchConfig::deepen_nodes`).
+pub const DEEPEN_NODES: u64 = 10_000;
 
 impl Default for SearchConfig {
     fn default() -> Self {
@@ -72,6 +78,7 @@ impl Default for SearchConfig {
             max_ply: 4000,
             phase_budget_pct: 50,
             spare_test_nodes: 0,
+            deepen_nodes: DEEPEN_NODES,
         }
     }
 }
@@ -93,6 +100,7 @@ impl SearchConfig {
             max_ply: 4000,
             phase_budget_pct: 50,
             spare_test_nodes: 0,
+            deepen_nodes: 0,
         }
     }
 
@@ -160,6 +168,7 @@ impl SearchConfig {
                 "maxply" => self.max_ply = number()?.max(2),
                 "phasebudget" => self.phase_budget_pct = number()?,
                 "sparetest" => self.spare_test_nodes = u64::from(number()?),
+                "deepen" => self.deepen_nodes = u64::from(number()?),
                 _ => return Err(format!("'{item}': unknown setting")),
             }
         }
@@ -172,7 +181,7 @@ impl fmt::Display for SearchConfig {
         let on = |b: bool| if b { "on" } else { "off" };
         write!(
             f,
-            "agg={},eps={},edge={},chains={},promochains={},mate1={},mate3={},pvmate3={},init={},distance={},maxply={},phasebudget={},sparetest={}",
+            "agg={},eps={},edge={},chains={},promochains={},mate1={},mate3={},pvmate3={},init={},distance={},maxply={},phasebudget={},sparetest={},deepen={}",
             match self.aggregation {
                 Aggregation::Sum => "sum",
                 Aggregation::Weak => "weak",
@@ -191,7 +200,8 @@ impl fmt::Display for SearchConfig {
             on(self.distance),
             self.max_ply,
             self.phase_budget_pct,
-            self.spare_test_nodes
+            self.spare_test_nodes,
+            self.deepen_nodes
         )
     }
 }

@@ -117,6 +117,10 @@ pub(super) struct Dfpn<'a> {
     /// by which the attacker must have mated: a node at ply p asks "mate within `horizon` − p plies?",
     /// ignoring repetitions, and its results are stored for that budget.
     pub horizon: u32,
+    /// Search shortest first before the proof (`deepen.rs`): set for `PvLevel::MinLength`.
+    pub deepen: bool,
+    /// The root's minimax length, when the shortest-first search found it.
+    pub exact_root: Option<u32>,
     /// Children of every node on the current path, each node owning a contiguous range.
     pub(super) children: Vec<Child>,
     /// Scratch move lists: the node's moves and the look-ahead's (boxed: off the stack).
@@ -163,6 +167,8 @@ impl<'a> Dfpn<'a> {
             root_path: ROOT_PATH,
             root_numbers: (0, 0),
             horizon: UNBOUNDED,
+            deepen: false,
+            exact_root: None,
             children: Vec::with_capacity(1 << 16),
             buf: Box::new([MoveList::new(), MoveList::new()]),
             scratch: Vec::new(),
@@ -175,6 +181,15 @@ impl<'a> Dfpn<'a> {
         self.path.insert(root_key, 0);
         // Path keys start from the root's own key: path-dependent results never match another root.
         self.root_path = ROOT_PATH ^ root_key ^ self.salt;
+        if self.deepen {
+            self.exact_root = self.deepen();
+            if self.exact_root.is_some() {
+                return RootResult::Proven;
+            }
+            if self.aborted {
+                return RootResult::Aborted;
+            }
+        }
         loop {
             let r = self.mid(PN_MAX, PN_MAX, 0, self.root_path, true);
             self.root_numbers = (r.pn, r.dn);

@@ -9,11 +9,12 @@
 //! * `loops` — repetitions and the depth limit: what a disproof depends on;
 //! * `tt` — the transposition table, its replacement and garbage collection;
 //! * `mate1` — mate in one; `frontier` — one-ply looks at new nodes;
-//! * `pv` — the mating line;
+//! * `pv` — the mating line; `deepen` — shortest first ("mate within 1? 3? …") before the proof;
 //! * `config` — the internal switches, for measuring each technique.
 
 pub mod alternatives;
 pub mod config;
+pub mod deepen;
 pub mod dfpn;
 pub mod frontier;
 pub mod futile;
@@ -206,6 +207,7 @@ impl Solver {
             stop,
             on_info,
         );
+        search.deepen = self.pv_level == PvLevel::MinLength;
         let mut note = None;
         let mut exact = false;
         let mut alternatives = None;

@@ -34,6 +34,9 @@
 //!    shorter mate.
 //!
 //! ## The driver
+//! 0. With `MinLength`, the search first asks "mate within 1? 3? 5? …" from the root, within a small
+//!    node cap (`deepen.rs`). A first yes is exact at once; the line is then read along exact values
+//!    (step 4) and the steps below are skipped. Otherwise the proof search runs as usual, and:
 //! 1. The first line: follow the table from the root (the attacker taking the proven check with the
 //!    fewest recorded plies, the defender the proven reply with the most). This is `PvLevel::None`, and
 //!    the fallback of the others.
@@ -127,6 +130,18 @@ pub(super) fn extract(s: &mut Dfpn, level: PvLevel) -> Option<Line> {
 }
 
 fn extract_within_budget(s: &mut Dfpn, level: PvLevel) -> Option<Line> {
+    if level == PvLevel::MinLength
+        && let Some(n) = s.exact_root
+    {
+        // The shortest-first search proved the length (`deepen.rs`): read the line along exact
+        // values at once. The first line would only be a fallback, rebuilt (and partly re-proven:
+        // the 3-ply frontier stores only its root's proof) for nothing.
+        let line = final_walk(s, n, true, vec![]);
+        if line.exact {
+            s.report_mate(n, &line.moves);
+            return Some(line);
+        }
+    }
     let first = first_line(s)?;
     // The proof's bound: the root's recorded length. (The first line's length is no bound: its
     // defender takes the longest *recorded* replies, and recorded lengths are upper bounds.)
@@ -143,8 +158,9 @@ fn extract_within_budget(s: &mut Dfpn, level: PvLevel) -> Option<Line> {
     if best.len() as u32 == bound {
         s.report_mate(bound, &best);
     }
-    let mut exact = bound <= 1;
-    if level == PvLevel::MinLength {
+    // The shortest-first search proved its length exact.
+    let mut exact = bound <= 1 || s.exact_root == Some(bound);
+    if level == PvLevel::MinLength && !exact {
         exact = tighten(s, &mut bound, &mut best);
     }
     Some(final_walk(s, bound, exact, best))

@@ -1,0 +1,152 @@
+//! Shortest first: "mate within 1? 3? 5? …" from the root, before the proof.
+//!
+//! With `PvLevel::MinLength` the answer is the minimax line, and proving it exact ends with a
+//! refutation of "mate within N − 2" from the root whatever comes first (`pv::tighten`). The usual
+//! order is: a df-pn proof (any mate, often much longer than the shortest), then "mate within U − 2?"
+//! until the answer is no. On short problems the proof and the re-proofs that shorten it cost more
+//! than the final refutation: the first proof of a mate in 7 is often a mate in 13 or 19.
+//!
+//! Iterative deepening asks the same bounded question (`Dfpn::horizon`) bottom-up. The first yes is
+//! exact at once: "mate within d" is proven after "mate within d − 2" was refuted, and mates from the
+//! root have odd lengths, so the proof's length is d (the argument that bounded answers are the
+//! minimax lengths, repetitions cut or not, is `pv.rs`'s). The refutations on the way are the ones the
+//! proof-first order needs anyway, and each costs about a branching factor less than the next.
+//!
+//! Deepening a long problem would never end, so it has a node cap (`SearchConfig::deepen_nodes`, small
+//! against any search that takes longer than a blink). When it runs out, the ordinary proof-first
+//! order takes over on the same table: the bounded proofs are proofs, and the bounded refutations are
+//! read only by bounded searches, so they cannot mislead the proof.
+
+use super::dfpn::Dfpn;
+use super::loops::{Dependence, NO_MATE_PLIES};
+use super::numbers::PN_MAX;
+use super::tt::UNBOUNDED;
+
+impl Dfpn<'_> {
+    /// Deepens from the root (its path must be set up) within the node cap. Returns the root's
+    /// minimax length if a mate was found (the root is then proven in the table with that length),
+    /// `None` if the cap, a limit or `stop` came first or the root has no mate at all (the proof
+    /// search then decides). Leaves `aborted` set only for the user's limits and `stop`.
+    pub(super) fn deepen(&mut self) -> Option<u32> {
+        let cap = self.config.deepen_nodes;
+        if cap == 0 {
+            return None;
+        }
+        let saved_budget = self.node_budget;
+        let end = self.nodes.saturating_add(cap);
+        self.node_budget = Some(end);
+        let mut found = None;
+        let mut d = 1;
+        while !self.aborted {
+            // Each iteration costs more than the last: one that cannot finish is not begun (it would
+            // be spent for nothing).
+            let begun = self.nodes;
+            // The iteration's visit of the root (counted even where the frontier answers it).
+            self.nodes += 1;
+            self.horizon = d;
+            let r = self.mid(PN_MAX, PN_MAX, 0, self.root_path, false);
+            self.horizon = UNBOUNDED;
+            log::debug!(
+                "deepen: mate within {d}? pn {} dn {} len {} nodes {}",
+                r.pn,
+                r.dn,
+                r.len,
+                self.nodes
+            );
+            if r.pn == 0 {
+                // "No mate within d − 2" came before (or d = 1): the length is d.
+                debug_assert_eq!(u32::from(r.len), d);
+                found = Some(u32::from(r.len));
+                break;
+            }
+            match r.dep {
+                // Refuted within the bound: ask the next length.
+                Dependence::Within { plies, .. } if r.dn == 0 && plies < NO_MATE_PLIES => {}
+                // Stopped; refuted without reaching the horizon anywhere (no mate at all: the
+                // proof search finds that on its own, bounded refutations are not read by it); or
+                // refuted by the depth limit.
+                _ => break,
+            }
+            if self.nodes - begun > end.saturating_sub(self.nodes) {
+                break;
+            }
+            d += 2;
+        }
+        self.node_budget = saved_budget;
+        if !self.user_limit_reached() {
+            self.aborted = false;
+        }
+        found
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::config::SearchConfig;
+    use super::super::dfpn::{Dfpn, RootResult};
+    use super::super::tt::{Table, UNBOUNDED};
+    use super::super::{SearchLimits, problem_position};
+    use crate::position::Position;
+    use std::sync::atomic::AtomicBool;
+
+    /// yaneuraou-mate7.tsv `yo-m7-13`: a mate in 7 whose first df-pn proof is a longer mate.
+    const MATE_IN_7: &str =
+        "ln2+Rg1nl/5g1k1/p2+B1p1gp/4p2R1/2pK2p2/P3P1P1P/3+b1PN2/5S3/L7L b 2SN7Pgs 81";
+
+    /// Runs the root search with deepening on and a node cap of `cap`; returns how it ended, the
+    /// length deepening proved exact, and the root's proof length in the table.
+    fn run(sfen: &str, cap: u64) -> (RootResult, Option<u32>, Option<u32>) {
+        let mut tt = Table::new(4);
+        let config = SearchConfig {
+            deepen_nodes: cap,
+            ..SearchConfig::default()
+        };
+        let limits = SearchLimits::default();
+        let stop = AtomicBool::new(false);
+        let mut on_info = |_: &_| {};
+        let root = problem_position(&Position::from_sfen(sfen).unwrap());
+        let mut s = Dfpn::new(&mut tt, root, config, &limits, &stop, &mut on_info);
+        s.deepen = true;
+        let result = s.run();
+        let probe =
+            s.tt.probe(s.tt_key(), s.pos.hand(s.attacker), s.root_path, UNBOUNDED);
+        (
+            result,
+            s.exact_root,
+            probe.is_proven().then_some(u32::from(probe.len)),
+        )
+    }
+
+    #[test]
+    fn the_first_mate_found_is_the_shortest() {
+        let (result, exact, len) = run(MATE_IN_7, 10_000);
+        assert_eq!(result, RootResult::Proven);
+        assert_eq!(exact, Some(7));
+        assert_eq!(len, Some(7));
+        // Proof first, the proof is a longer mate: the line phase has the shortening to do.
+        let (result, exact, len) = run(MATE_IN_7, 0);
+        assert_eq!(result, RootResult::Proven);
+        assert_eq!(exact, None);
+        assert!(len.is_some_and(|l| l > 7), "{len:?}");
+    }
+
+    #[test]
+    fn a_spent_cap_hands_over_to_the_proof() {
+        // zukou.tsv `zuko002`, a mate in 21: deepening to 21 costs far more than 2 000 nodes.
+        let (result, exact, len) = run(
+            "9/9/3B3G1/6+p1n/7+p1/7k1/5BL1p/7G1/7+R+r b N2P2g4s2n3l13p 1",
+            2_000,
+        );
+        assert_eq!(result, RootResult::Proven);
+        assert_eq!(exact, None);
+        assert!(len.is_some());
+    }
+
+    #[test]
+    fn no_mate_is_left_to_the_proof_search() {
+        // A lone pawn in hand: every check is a pawn drop the king takes.
+        let (result, exact, _) = run("9/9/9/9/4k4/9/9/9/9 b P 1", 10_000);
+        assert_eq!(result, RootResult::Disproven);
+        assert_eq!(exact, None);
+    }
+}
