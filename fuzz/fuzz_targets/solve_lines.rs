@@ -6,6 +6,8 @@
 use kanju::checked::{INTERNAL_ERROR, UNVERIFIED};
 use kanju::cli::solve::{Format, Notation, SolveOptions, is_problem_line, run_solve};
 use kanju::position::Position;
+use kanju::search::futile::Futile;
+use kanju::search::PvLevel;
 use kanju::search::verify_mate_line;
 use libfuzzer_sys::fuzz_target;
 use std::io::Cursor;
@@ -59,6 +61,14 @@ fuzz_target!(|data: &[u8]| {
     } else {
         Notation::Ja
     };
+    let pv = [PvLevel::MinLength, PvLevel::UpperBound, PvLevel::None, PvLevel::MinLength]
+        [usize::from(mode >> 4 & 3)];
+    let futile = if mode & 64 == 0 {
+        Futile::Count
+    } else {
+        Futile::Skip
+    };
+    let check_alternatives = mode & 128 != 0;
     let opts = SolveOptions {
         time_ms: 0,
         nodes: Some(2000),
@@ -67,6 +77,9 @@ fuzz_target!(|data: &[u8]| {
         notation,
         jobs: 1 + usize::from(mode >> 3 & 1),
         progress: false,
+        pv,
+        check_alternatives,
+        futile,
     };
     let mut out = Vec::new();
     run_solve(&[], &opts, Cursor::new(input.to_vec()), &mut out).expect("writing to memory works");
@@ -74,7 +87,12 @@ fuzz_target!(|data: &[u8]| {
     let problems = problem_lines(input);
     match format {
         Format::Text => {
-            let lines: Vec<&str> = out.lines().collect();
+            // Alternatives are reported on indented lines below their answer.
+            assert!(
+                check_alternatives || out.lines().all(|l| !l.starts_with(' ')),
+                "{out}"
+            );
+            let lines: Vec<&str> = out.lines().filter(|l| !l.starts_with(' ')).collect();
             assert_eq!(lines.len(), problems.len(), "{out}");
             for (p, l) in problems.iter().zip(&lines) {
                 check_text_line(p, l, notation);
