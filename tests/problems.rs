@@ -443,15 +443,13 @@ fn the_line_of_the_proven_bound_is_read_after_the_budget_runs_out() {
     }
 }
 
-/// Zukou #73 as published (tokoroten/edo_era_tsume_shogi, `collections/edo/zukou/problems/073.json`)
-/// has an attacker's tokin on 2h. The row `zuko073` of `zukou.tsv` lacks it (and gives the defender
-/// one more pawn); without it there is no mate (`zukou_73_as_transcribed_has_no_mate`).
-const ZUKOU_73_PUBLISHED: &str =
-    "9/9/2ls5/9/2p6/l2+Pg4/6+b1+r/+pp+Bg2+p+p1/2P+skS2+R b 2GS4n2l11p 1";
-
+/// Zukou #73 has two rows in `zukou.tsv`, both labelled `mate:35`: `zuko073h` is the published
+/// diagram (tokoroten/edo_era_tsume_shogi, `collections/edo/zukou/problems/073.json`), with an
+/// attacker's tokin on 2h; `zuko073` lacks that tokin (its defender holds one more pawn) and has no
+/// mate (`zukou_73_without_the_tokin_has_no_mate`).
 #[test]
 fn zukou_73_as_published_is_a_mate() {
-    let pos = Position::from_sfen(ZUKOU_73_PUBLISHED).unwrap();
+    let pos = zukou_position("zuko073h");
     let mut solver = Solver::new(256);
     solver.set_pv_level(PvLevel::None);
     match solve(&mut solver, &pos) {
@@ -460,13 +458,13 @@ fn zukou_73_as_published_is_a_mate() {
     }
 }
 
-/// The row as transcribed has no mate: kanju answers so after about 16 M nodes (30–40 s), and
+/// The row `zuko073` has no mate: kanju answers so after about 16 M nodes (30–40 s), and
 /// KomoringHeights 1.1.0 agrees (`go mate 240000`, 2 GiB). `kanju bench` with a long enough cap
 /// therefore grades the row "wrong" against its label `mate:35`: the label belongs to the published
-/// position, not to this one.
+/// diagram (`zuko073h`), not to this one.
 #[test]
 #[ignore = "long: about 40 s"]
-fn zukou_73_as_transcribed_has_no_mate() {
+fn zukou_73_without_the_tokin_has_no_mate() {
     let pos = zukou_position("zuko073");
     let mut solver = Solver::new(1024);
     solver.set_pv_level(PvLevel::None);
