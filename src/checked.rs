@@ -51,6 +51,8 @@ pub struct Report {
     pub alternatives: Option<Alternatives>,
     /// With futile interpositions skipped: the canonical length (the line printed is that long).
     pub canonical_length: Option<u32>,
+    /// Table entries the search placed (`SolveResult::entries`).
+    pub entries: u64,
 }
 
 /// Reads a mate problem: a bare SFEN, `sfen …`, `startpos` or a whole `position …` command, refused
@@ -258,6 +260,7 @@ impl CheckedSolver {
                 exact: r.exact,
                 alternatives: r.alternatives,
                 canonical_length: r.canonical_length,
+                entries: r.entries,
             },
             Ok(Err(e)) => Report {
                 answer: Answer::Error(e.to_string()),
@@ -267,6 +270,7 @@ impl CheckedSolver {
                 exact: false,
                 alternatives: None,
                 canonical_length: None,
+                entries: 0,
             },
             Err(_) => {
                 log::error!("the search panicked on {root:?}");
@@ -281,6 +285,7 @@ impl CheckedSolver {
                     exact: false,
                     alternatives: None,
                     canonical_length: None,
+                    entries: 0,
                 }
             }
         }

@@ -197,6 +197,8 @@ pub struct Totals {
     /// Search time of every problem that reached the solver (solved, wrong or timed out).
     pub time: Duration,
     pub nodes: u64,
+    /// Table entries placed (`SolveResult::entries`): the size of the tree searched.
+    pub entries: u64,
     /// The search time of each solved problem, for the median.
     pub solved_times: Vec<Duration>,
 }
@@ -225,6 +227,7 @@ impl Totals {
         if let Some(r) = report {
             self.time += r.elapsed;
             self.nodes += r.nodes;
+            self.entries += r.entries;
             if matches!(
                 grade,
                 Grade::Exact | Grade::Solved | Grade::Short | Grade::Longer
@@ -245,6 +248,7 @@ impl Totals {
         self.illegal += o.illegal;
         self.time += o.time;
         self.nodes += o.nodes;
+        self.entries += o.entries;
         self.solved_times.extend_from_slice(&o.solved_times);
     }
 
@@ -270,7 +274,7 @@ impl Totals {
             |m| format!("{:.3} ms", m.as_secs_f64() * 1e3),
         );
         format!(
-            "{name}  problems {}  solved {}  exact length {}  longer {}  short {}  wrong {}  timeouts {}  illegal {}  time {:.3} s  median {median}  nodes {}  nps {}",
+            "{name}  problems {}  solved {}  exact length {}  longer {}  short {}  wrong {}  timeouts {}  illegal {}  time {:.3} s  median {median}  nodes {}  nps {}  entries {}",
             self.problems,
             self.solved,
             self.exact,
@@ -281,7 +285,8 @@ impl Totals {
             self.illegal,
             self.time.as_secs_f64(),
             self.nodes,
-            nps(self.nodes, self.time)
+            nps(self.nodes, self.time),
+            self.entries
         )
     }
 }
@@ -605,6 +610,7 @@ mod tests {
             exact: false,
             alternatives: None,
             canonical_length: None,
+            entries: nodes / 2,
         };
         let mut t = Totals::default();
         assert_eq!(t.median_solved_time(), None);
@@ -627,6 +633,7 @@ mod tests {
         assert_eq!((t.time, t.nodes), (ms(1023), 4000));
         let s = t.summary("total");
         assert!(s.starts_with("total  problems 8  solved 5  exact length 4  longer 0  short 0  wrong 1  timeouts 1  illegal 1  time 1.023 s  median 10.000 ms  nodes 4000  nps 3910"), "{s}");
+        assert!(s.ends_with("entries 2000"), "{s}");
     }
 
     #[test]

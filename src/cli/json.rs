@@ -103,6 +103,7 @@ mod tests {
             exact: false,
             alternatives: None,
             canonical_length: None,
+            entries: 6,
         }
     }
 

@@ -162,6 +162,7 @@ pub fn render(
                 exact: false,
                 alternatives: None,
                 canonical_length: None,
+                entries: 0,
             };
             &refused
         }

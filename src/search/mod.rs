@@ -96,6 +96,9 @@ pub struct SolveResult {
     /// For a mate with `Futile::Skip`: the canonical length (futile interpositions not counted), when
     /// the canonical line was found; the printed line is then that line.
     pub canonical_length: Option<u32>,
+    /// Table entries this solve placed (new positions or results, not updates in place; the table is
+    /// not cleared between solves, so this counts only what the solve added).
+    pub entries: u64,
 }
 
 /// Why `Solver::solve` refused a root position.
@@ -197,6 +200,7 @@ impl Solver {
         on_info: &mut dyn FnMut(&SearchInfo),
     ) -> Result<SolveResult, SolveError> {
         let start = Instant::now();
+        let written_before = self.tt.entries_written();
         root.validate_mate_problem()
             .map_err(SolveError::InvalidRoot)?;
         let mut search = dfpn::Dfpn::new(
@@ -284,6 +288,7 @@ impl Solver {
             exact,
             alternatives,
             canonical_length,
+            entries: search.tt.entries_written().saturating_sub(written_before),
         })
     }
 }

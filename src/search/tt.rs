@@ -271,6 +271,9 @@ pub struct Table {
     used: usize,
     /// Garbage collections run since the last clear.
     gcs: u64,
+    /// Entries placed since the last clear (a new position or result, not an update in place): the
+    /// size of the tree the search built, for the ablation table.
+    written: u64,
     /// The clusters written since the last clear, while they are few (`None` once there are more than
     /// `DIRTY_MAX`): clearing after a short problem then resets a few clusters, not the whole table
     /// (a 256 MiB fill costs ~30 ms, hundreds of times the search itself on a mate in 7).
@@ -289,6 +292,7 @@ impl Table {
             clusters: vec![Cluster::default(); n],
             used: 0,
             gcs: 0,
+            written: 0,
             dirty: Some(Vec::new()),
         }
     }
@@ -311,6 +315,7 @@ impl Table {
         }
         self.used = 0;
         self.gcs = 0;
+        self.written = 0;
     }
 
     /// Notes that cluster `idx`, empty until now, is being written.
@@ -337,6 +342,11 @@ impl Table {
     /// Garbage collections run since the last clear.
     pub fn gc_count(&self) -> u64 {
         self.gcs
+    }
+
+    /// Entries placed since the last clear (updates in place not counted).
+    pub fn entries_written(&self) -> u64 {
+        self.written
     }
 
     #[inline(always)]
@@ -555,6 +565,7 @@ impl Table {
             }
         };
         self.used += 1;
+        self.written += 1;
         c.entries[i] = new;
         if self.used * 1000 >= self.capacity() * GC_TRIGGER {
             self.collect();
