@@ -5,7 +5,8 @@
 use super::numbers::{Aggregation, UNIT};
 use std::fmt;
 
-/// How a new child (never searched, not in the table) gets its first numbers.
+/// How a new child (never searched, not in the table) gets its first numbers in the main search
+/// (length-bounded searches always use `Unit`, see `Dfpn::expand`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Init {
     /// One unit each; a check's pn grows with its distance from the king when `distance` is on. The
@@ -73,7 +74,10 @@ impl Default for SearchConfig {
             mate1: true,
             mate3: false,
             pv_mate3: true,
-            init: Init::Unit,
+            // Measured side by side (README "Ablation"): the look-ahead's tree is less than half
+            // the lazy one's on Zukou (15 M vs 37 M entries), 0.71× the time there, 0.63× on
+            // Microcosmos, 0.44× on Kotobuki, the same on the short sets.
+            init: Init::Look,
             distance: true,
             max_ply: 4000,
             phase_budget_pct: 50,

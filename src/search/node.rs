@@ -309,7 +309,16 @@ impl Dfpn<'_> {
             return;
         }
         c.fresh = true;
-        match self.config.init {
+        // Length-bounded searches (the line phases, `pv.rs`) keep the lazy numbers: their leaves are
+        // answered by the exact 3-ply frontier, and their node budgets were measured with them (with
+        // the look-ahead, whose looks count as nodes, zuko085's canonical refutation no longer fits
+        // its budget).
+        let init = if self.horizon == UNBOUNDED {
+            self.config.init
+        } else {
+            Init::Unit
+        };
+        match init {
             Init::Unit => {
                 if or_node && self.config.distance {
                     let d = self.check_distance_pn(m);
@@ -456,9 +465,9 @@ mod tests {
 
     /// A chained AND node is proven exactly when every member of its chains is, and its proof hand
     /// is the union over all of them: the same as without chains.
-    fn assert_chains_change_nothing(sfen: &str, check: &str, chain: &str) {
-        let with = and_node(sfen, check, "default");
-        let without = and_node(sfen, check, &format!("{chain}=off"));
+    fn assert_chains_change_nothing(sfen: &str, check: &str, chain: &str, base: &str) {
+        let with = and_node(sfen, check, base);
+        let without = and_node(sfen, check, &format!("{base},{chain}=off"));
         assert!(with.chained > 0, "{sfen} {check}: no {chain}");
         assert_eq!(without.chained, 0);
         assert!(with.proven && without.proven, "{sfen} {check}");
@@ -470,17 +479,27 @@ mod tests {
     /// every kind of piece (tanuki-m5-15).
     #[test]
     fn drop_interposition_chain_is_proven_with_every_member() {
-        assert_chains_change_nothing(
-            "6k2/5L2S/5S3/3R5/9/9/9/9/9 b r2b4g2s4n3l18p 1",
-            "6d3d",
-            "chains",
-        );
+        for base in ["default", "init=unit"] {
+            assert_chains_change_nothing(
+                "6k2/5L2S/5S3/3R5/9/9/9/9/9 b r2b4g2s4n3l18p 1",
+                "6d3d",
+                "chains",
+                base,
+            );
+        }
     }
 
     /// A promotion and its non-promotion: after G*2i the defender's only answers are the silver's
-    /// capture, promoting or not, and each is mated by 2a2i+.
+    /// capture, promoting or not, and each is mated by 2a2i+. With lazy initial numbers: the default
+    /// one-ply look-ahead proves both captures as the node is expanded (mate in one after each), so
+    /// no chain is needed there.
     #[test]
     fn promotion_chain_is_proven_with_both_members() {
-        assert_chains_change_nothing("7R1/9/9/9/9/4B4/9/6s2/8k b G 1", "G*2i", "promochains");
+        assert_chains_change_nothing(
+            "7R1/9/9/9/9/4B4/9/6s2/8k b G 1",
+            "G*2i",
+            "promochains",
+            "init=unit",
+        );
     }
 }
