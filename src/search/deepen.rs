@@ -19,8 +19,7 @@
 
 use super::dfpn::Dfpn;
 use super::loops::{Dependence, NO_MATE_PLIES};
-use super::numbers::PN_MAX;
-use super::tt::UNBOUNDED;
+use super::pv;
 
 impl Dfpn<'_> {
     /// Deepens from the root (its path must be set up) within the node cap. Returns the root's
@@ -43,16 +42,7 @@ impl Dfpn<'_> {
             let begun = self.nodes;
             // The iteration's visit of the root (counted even where the frontier answers it).
             self.nodes += 1;
-            self.horizon = d;
-            let r = self.mid(PN_MAX, PN_MAX, 0, self.root_path, false);
-            self.horizon = UNBOUNDED;
-            log::debug!(
-                "deepen: mate within {d}? pn {} dn {} len {} nodes {}",
-                r.pn,
-                r.dn,
-                r.len,
-                self.nodes
-            );
+            let r = pv::mate_within(self, d, "deepen");
             if r.pn == 0 {
                 // "No mate within d − 2" came before (or d = 1): the length is d.
                 debug_assert_eq!(u32::from(r.len), d);

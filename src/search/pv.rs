@@ -53,7 +53,7 @@
 //! A stop or time limit during the PV phase ends it with the best line proven so far, which is still a
 //! real mate (the caller verifies every line); the result says it is not known to be the shortest.
 
-use super::dfpn::Dfpn;
+use super::dfpn::{Dfpn, NodeResult};
 use super::frontier::{check_gap, is_interposition};
 use super::futile::{CANONICAL_SALT, futile_proof};
 use super::loops::next_path;
@@ -173,17 +173,7 @@ fn tighten(s: &mut Dfpn, bound: &mut u32, best: &mut Vec<Move>) -> bool {
     let mut exact = *bound <= 1;
     while !exact && !s.aborted {
         // Mates from the root have odd lengths.
-        s.horizon = *bound - 2;
-        let r = s.mid(PN_MAX, PN_MAX, 0, s.root_path, false);
-        s.horizon = UNBOUNDED;
-        log::debug!(
-            "pv: mate within {}? pn {} dn {} len {} nodes {}",
-            *bound - 2,
-            r.pn,
-            r.dn,
-            r.len,
-            s.nodes
-        );
+        let r = mate_within(s, *bound - 2, "pv");
         if r.pn == 0 {
             debug_assert!(u32::from(r.len) < *bound);
             *bound = u32::from(r.len);
@@ -206,6 +196,22 @@ fn tighten(s: &mut Dfpn, bound: &mut u32, best: &mut Vec<Move>) -> bool {
         }
     }
     exact
+}
+
+/// Asks the root "mate within `plies`?" (a length-bounded search to the end or to a limit) and logs
+/// the answer under `phase`. Leaves the search unbounded again.
+pub(super) fn mate_within(s: &mut Dfpn, plies: u32, phase: &str) -> NodeResult {
+    s.horizon = plies;
+    let r = s.mid(PN_MAX, PN_MAX, 0, s.root_path, false);
+    s.horizon = UNBOUNDED;
+    log::debug!(
+        "{phase}: mate within {plies}? pn {} dn {} len {} nodes {}",
+        r.pn,
+        r.dn,
+        r.len,
+        s.nodes
+    );
+    r
 }
 
 /// Reads the line of `bound` plies (exact or not), keeping `best` if that fails.
