@@ -156,6 +156,12 @@ impl Dfpn<'_> {
         if self.config.chains && !or_node && gap.is_not_empty() {
             self.link_drops(base, end);
         }
+        // Every cluster the loop below will read starts loading now (see `Table::prefetch`).
+        for c in &self.children[base..end] {
+            if c.active && !c.futile {
+                self.tt.prefetch(self.pos.keys_after(c.mv).0 ^ self.salt);
+            }
+        }
         for i in base..end {
             if self.children[i].active {
                 self.probe_child(i, or_node, ply, path);
