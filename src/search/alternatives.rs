@@ -12,7 +12,7 @@
 //! child takes at least 1 + n plies, more than the n − 1 asked. (When the line is not proven exact
 //! the report says so.)
 
-use super::dfpn::Dfpn;
+use super::dfpn::{Dfpn, Seen};
 use super::loops::next_path;
 use super::numbers::PN_MAX;
 use super::tt::UNBOUNDED;
@@ -119,7 +119,7 @@ fn mates_within(s: &mut Dfpn, ply: u32, path: u64, budget: u32) -> Option<u32> {
         return None;
     }
     s.horizon = ply + budget;
-    let r = s.mid(PN_MAX, PN_MAX, ply, path, false);
+    let r = s.mid(PN_MAX, PN_MAX, ply, path, Seen::Before);
     s.horizon = UNBOUNDED;
     (r.pn == 0).then_some(u32::from(r.len))
 }

@@ -49,6 +49,18 @@ fn problem_salt(pos: &Position, attacker: Color) -> u64 {
     h
 }
 
+/// What was known of a node when the search enters it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Seen {
+    /// The table has an entry for it: it has been searched before.
+    Before,
+    /// Never searched nor looked at.
+    New,
+    /// Never searched, but its parent's one-ply look-ahead (`Init::Look`) asked mate-1 there and found
+    /// none: the position alone decides that, so the search does not ask again.
+    NoMate1,
+}
+
 /// What a search of one node returns to its parent.
 #[derive(Clone, Copy, Debug)]
 pub(super) struct NodeResult {
@@ -191,7 +203,7 @@ impl<'a> Dfpn<'a> {
             }
         }
         loop {
-            let r = self.mid(PN_MAX, PN_MAX, 0, self.root_path, true);
+            let r = self.mid(PN_MAX, PN_MAX, 0, self.root_path, Seen::New);
             self.root_numbers = (r.pn, r.dn);
             if r.pn == 0 {
                 return RootResult::Proven;
@@ -377,15 +389,15 @@ impl<'a> Dfpn<'a> {
     }
 
     /// Searches the current node until its proof number reaches `thpn` or its disproof number `thdn`
-    /// (or it is solved, or a limit is hit), stores the result and returns it. `fresh`: the table had
-    /// nothing on the node.
+    /// (or it is solved, or a limit is hit), stores the result and returns it. `seen`: what was known of
+    /// the node before.
     pub(super) fn mid(
         &mut self,
         thpn: PnDn,
         thdn: PnDn,
         ply: u32,
         path: u64,
-        fresh: bool,
+        seen: Seen,
     ) -> NodeResult {
         if self.nodes >= self.next_poll {
             self.poll();
@@ -398,12 +410,16 @@ impl<'a> Dfpn<'a> {
         }
         // Mate in three: at new nodes of the main search; in bounded searches where it is exact.
         let mate3 = if budget == UNBOUNDED {
-            self.config.mate3 && fresh
+            self.config.mate3 && seen != Seen::Before
         } else {
             self.config.pv_mate3 && (3..=4).contains(&budget)
         };
         // The spare game wants mates with pieces left over, which mate-1 and mate-3 do not look for.
-        if or_node && self.config.mate1 && !self.spare && (fresh || budget <= 2 || mate3) {
+        if or_node
+            && self.config.mate1
+            && !self.spare
+            && (seen == Seen::New || budget <= 2 || mate3)
+        {
             if let Some(r) = self.try_mate1() {
                 return r;
             }
@@ -500,12 +516,12 @@ impl<'a> Dfpn<'a> {
             self.pos.do_move(m);
             let child_key = self.pos.key();
             self.path.insert(child_key, ply + 1);
-            let r = self.mid(cthpn, cthdn, ply + 1, next_path(path, m), c.fresh);
+            let r = self.mid(cthpn, cthdn, ply + 1, next_path(path, m), c.seen);
             self.path.remove(&child_key);
             self.pos.undo_move(m);
             let c = &mut self.children[best];
             (c.pn, c.dn, c.len, c.hand, c.dep) = (r.pn, r.dn, r.len, r.hand, r.dep);
-            c.fresh = false;
+            c.seen = Seen::Before;
             self.advance_chain(best, or_node, ply, path);
         }
 

@@ -21,7 +21,7 @@
 //!   behind the promotion hid the solution of Zukou #24 for millions of nodes.
 
 use super::config::Init;
-use super::dfpn::Dfpn;
+use super::dfpn::{Dfpn, Seen};
 use super::frontier::{self, AndLook, OrLook, check_gap, is_interposition};
 use super::futile;
 use super::hands;
@@ -48,8 +48,8 @@ pub(super) struct Child {
     pub dep: Dependence,
     /// Aggregated with `max` rather than `+` under `Aggregation::Sum` (SNDA-lite).
     pub grouped: bool,
-    /// The table had nothing on the child: it is searched for the first time.
-    pub fresh: bool,
+    /// What the table and the look-ahead knew of the child.
+    pub seen: Seen,
     /// Counted in the node's numbers: not waiting behind an unsolved chain member.
     pub active: bool,
     /// The next member of the child's chain (an index into the arena), or `NO_NEXT`.
@@ -135,7 +135,7 @@ impl Dfpn<'_> {
                 hand,
                 dep: Dependence::None,
                 grouped,
-                fresh: false,
+                seen: Seen::Before,
                 active: true,
                 next: NO_NEXT,
                 futile: false,
@@ -314,7 +314,7 @@ impl Dfpn<'_> {
         if p.found {
             return;
         }
-        c.fresh = true;
+        c.seen = Seen::New;
         // Length-bounded searches (the line phases, `pv.rs`) keep the lazy numbers: their leaves are
         // answered by the exact 3-ply frontier, and their node budgets were measured with them (with
         // the look-ahead, whose looks count as nodes, zuko085's canonical refutation no longer fits
@@ -394,7 +394,10 @@ impl Dfpn<'_> {
                     self.tt.store(key, &Record::disproof(d, true));
                     (c.pn, c.dn, c.hand) = (INF, 0, d);
                 }
-                OrLook::Checks(n) => c.dn = c.dn.max(n as PnDn * UNIT),
+                OrLook::Checks(n) => {
+                    c.dn = c.dn.max(n as PnDn * UNIT);
+                    c.seen = Seen::NoMate1;
+                }
             }
         }
         self.pos.undo_move(m);
@@ -425,6 +428,8 @@ mod tests {
         /// Evasions, and those the table holds proven afterwards.
         evasions: usize,
         proven_evasions: usize,
+        /// Mate-in-one probes the search of the node asked.
+        mate1_probes: u64,
     }
 
     fn and_node(sfen: &str, check: &str, spec: &str) -> AndNode {
@@ -445,7 +450,7 @@ mod tests {
         s.expand(false, 1, path);
         let chained = s.children.iter().filter(|c| !c.active).count();
         s.children.clear();
-        let r = s.mid(PN_MAX, PN_MAX, 1, path, true);
+        let r = s.mid(PN_MAX, PN_MAX, 1, path, Seen::New);
         let mut evasions = MoveList::new();
         generate_evasions(&s.pos, &mut evasions);
         let mut proven_evasions = 0;
@@ -466,6 +471,7 @@ mod tests {
             chained,
             evasions: evasions.len(),
             proven_evasions,
+            mate1_probes: s.mate1_probes,
         }
     }
 
@@ -493,6 +499,18 @@ mod tests {
                 base,
             );
         }
+    }
+
+    /// The look-ahead asks mate-1 at every new OR child; the search, entering such a child later,
+    /// does not ask again (`Seen::NoMate1`). With lazy numbers it must.
+    #[test]
+    fn a_looked_at_child_is_not_asked_mate_in_one_again() {
+        let (sfen, check) = ("6k2/5L2S/5S3/3R5/9/9/9/9/9 b r2b4g2s4n3l18p 1", "6d3d");
+        let look = and_node(sfen, check, "init=look");
+        assert!(look.proven);
+        assert_eq!(look.mate1_probes, 0);
+        let unit = and_node(sfen, check, "init=unit");
+        assert!(unit.proven && unit.mate1_probes > 0);
     }
 
     /// A promotion and its non-promotion: after G*2i the defender's only answers are the silver's

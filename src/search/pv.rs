@@ -53,7 +53,7 @@
 //! A stop or time limit during the PV phase ends it with the best line proven so far, which is still a
 //! real mate (the caller verifies every line); the result says it is not known to be the shortest.
 
-use super::dfpn::{Dfpn, NodeResult};
+use super::dfpn::{Dfpn, NodeResult, Seen};
 use super::frontier::{check_gap, is_interposition};
 use super::futile::{CANONICAL_SALT, futile_proof};
 use super::loops::next_path;
@@ -202,7 +202,7 @@ fn tighten(s: &mut Dfpn, bound: &mut u32, best: &mut Vec<Move>) -> bool {
 /// the answer under `phase`. Leaves the search unbounded again.
 pub(super) fn mate_within(s: &mut Dfpn, plies: u32, phase: &str) -> NodeResult {
     s.horizon = plies;
-    let r = s.mid(PN_MAX, PN_MAX, 0, s.root_path, false);
+    let r = s.mid(PN_MAX, PN_MAX, 0, s.root_path, Seen::Before);
     s.horizon = UNBOUNDED;
     log::debug!(
         "{phase}: mate within {plies}? pn {} dn {} len {} nodes {}",
@@ -404,7 +404,7 @@ fn no_defence_left(s: &mut Dfpn, moves: &MoveList, ply: u32) -> bool {
 /// Searches the current node (`at`) for "mate within `budget`?". Returns (proven, disproven).
 fn bounded_search(s: &mut Dfpn, at: At, budget: u32) -> (bool, bool) {
     s.horizon = at.ply + budget;
-    let r = s.mid(PN_MAX, PN_MAX, at.ply, at.path, false);
+    let r = s.mid(PN_MAX, PN_MAX, at.ply, at.path, Seen::Before);
     s.horizon = UNBOUNDED;
     (r.pn == 0, r.dn == 0)
 }
@@ -596,7 +596,7 @@ fn first_walk(s: &mut Dfpn, line: &mut Vec<Move>, keys: &mut Vec<u64>) -> bool {
         let mut pick = first_pick(s, &moves, or_node, path);
         if pick.is_none() && !s.aborted {
             // The table lost the proof: prove this node again, then look once more.
-            let r = s.mid(PN_MAX, PN_MAX, line.len() as u32, path, false);
+            let r = s.mid(PN_MAX, PN_MAX, line.len() as u32, path, Seen::Before);
             if r.pn != 0 {
                 return false;
             }

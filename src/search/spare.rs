@@ -34,7 +34,7 @@
 //! how it was reached) and a node cap (`SearchConfig::spare_test_nodes`); a test that ends without an answer counts the
 //! reply as a defence, and marks the canonical result as not known to be exact (`Dfpn::spare_unknown`).
 
-use super::dfpn::Dfpn;
+use super::dfpn::{Dfpn, Seen};
 use super::loops::{Dependence, NO_MATE_PLIES, PathMap, ROOT_PATH};
 use super::numbers::{INF, PN_MAX};
 use crate::position::{Hand, Move};
@@ -119,7 +119,7 @@ fn test_here(s: &mut Dfpn, ply: u32) -> Spare {
     s.node_budget = Some(s.node_budget.map_or(cap, |b| b.min(cap)));
     s.max_ply = s.max_ply.saturating_sub(ply).max(2);
     let root_path = ROOT_PATH ^ key ^ s.salt;
-    let r = s.mid(PN_MAX, PN_MAX, 0, root_path, false);
+    let r = s.mid(PN_MAX, PN_MAX, 0, root_path, Seen::Before);
     saved.restore(s);
     if s.aborted && !s.limit_reached() {
         // Only the test's own cap stopped it.
