@@ -162,9 +162,19 @@ impl Dfpn<'_> {
                 self.tt.prefetch(self.pos.keys_after(c.mv).0 ^ self.salt);
             }
         }
+        // An AND node of the main search is refuted by any evasion disproven for every path: once one
+        // is found, probing and looking at the rest would change nothing (`finish` takes the most
+        // general refutation, and none is more general). Not in the canonical and spare games, where
+        // a refutation may be excused (`excuse_spare_refutations`), nor in bounded searches.
+        let refuted_early =
+            !or_node && self.horizon == UNBOUNDED && !self.futile_skip && !self.spare;
         for i in base..end {
             if self.children[i].active {
                 self.probe_child(i, or_node, ply, path);
+                let c = &self.children[i];
+                if refuted_early && c.dn == 0 && c.dep.is_general() {
+                    return end - base;
+                }
             }
         }
         // A head solved the non-deciding way hands over to the next member at once.
@@ -499,6 +509,36 @@ mod tests {
                 base,
             );
         }
+    }
+
+    /// An evasion disproven for every path refutes the AND node: the evasions after it are neither
+    /// probed nor looked at. After P*5b the king takes the pawn and leaves the attacker nothing.
+    #[test]
+    fn a_general_refutation_ends_the_expansion() {
+        let root = problem_position(&Position::from_sfen("4k4/9/9/9/9/9/9/9/9 b P 1").unwrap());
+        let mut tt = Table::new(16);
+        let limits = SearchLimits::default();
+        let stop = AtomicBool::new(false);
+        let mut on_info = |_: &SearchInfo| {};
+        let config = SearchConfig::default();
+        let mut s = Dfpn::new(&mut tt, root, config, &limits, &stop, &mut on_info);
+        let m = s.pos.parse_usi_move("P*5b").unwrap();
+        s.pos.do_move(m);
+        let n = s.expand(false, 1, next_path(s.root_path, m));
+        let refuted = s
+            .children
+            .iter()
+            .position(|c| c.dn == 0)
+            .expect("a refutation");
+        assert!(s.children[refuted].dep.is_general());
+        let untouched = s.children[refuted + 1..]
+            .iter()
+            .filter(|c| c.seen == Seen::Before && c.pn == UNIT && c.dn == UNIT)
+            .count();
+        assert!(
+            n > refuted + 1 && untouched == n - refuted - 1,
+            "{n} {refuted} {untouched}"
+        );
     }
 
     /// The look-ahead asks mate-1 at every new OR child; the search, entering such a child later,
