@@ -475,6 +475,65 @@ pub fn count_evasions(pos: &Position) -> usize {
     count_moves(pos, true)
 }
 
+/// The evasions of a side in check counted as the search groups them (`frontier::look_and`): each king
+/// move and each capture of the checker apart, every interposition (a drop or a move onto the squares
+/// between a distant checker and the king) together as one. 0: mated. No move is built.
+pub fn count_evasion_groups(pos: &Position) -> usize {
+    #[cfg(target_arch = "x86_64")]
+    if std::arch::is_x86_feature_detected!("popcnt") {
+        // SAFETY: as in `count_legal`.
+        return unsafe { count_groups_popcnt(pos) };
+    }
+    count_groups(pos)
+}
+
+/// Counts moves off `gap` one by one and notes whether any lands on it.
+struct GroupCounter {
+    gap: Bitboard,
+    apart: usize,
+    blocks: bool,
+}
+
+impl MoveSink for GroupCounter {
+    #[inline(always)]
+    fn add(&mut self, _base: u32, to_set: Bitboard) {
+        self.apart += to_set.and_not(self.gap).count() as usize;
+        self.blocks |= (to_set & self.gap).is_not_empty();
+    }
+
+    #[inline(always)]
+    fn add_pawn_moves(&mut self, _us: Color, to_set: Bitboard, _promote: bool) {
+        self.add(0, to_set);
+    }
+}
+
+/// `count_evasion_groups` on the baseline instruction set. A king never steps onto the gap (it would
+/// stay on the checking line), so every move onto it is an interposition.
+#[inline(always)]
+fn count_groups(pos: &Position) -> usize {
+    let checkers = pos.checkers();
+    let gap = match pos.king_square(pos.side_to_move()) {
+        Some(k) if checkers.is_not_empty() && !checkers.has_more_than_one() => {
+            between(checkers.first(), k)
+        }
+        _ => Bitboard::EMPTY,
+    };
+    let mut counter = GroupCounter {
+        gap,
+        apart: 0,
+        blocks: false,
+    };
+    evasions_into(pos, &mut counter);
+    counter.apart + usize::from(counter.blocks)
+}
+
+/// `count_groups` where popcounts are one instruction.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "popcnt")]
+fn count_groups_popcnt(pos: &Position) -> usize {
+    count_groups(pos)
+}
+
 /// `count_legal` (or `count_evasions` when `evasions`) on the baseline instruction set.
 #[inline(always)]
 fn count_moves(pos: &Position, evasions: bool) -> usize {

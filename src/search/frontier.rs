@@ -14,7 +14,9 @@
 
 use super::hands::{and_proof_extra, before_proof};
 use super::mate1;
-use crate::position::movegen::{MoveList, generate_checks, generate_evasions};
+use crate::position::movegen::{
+    MoveList, count_evasion_groups, generate_checks, generate_evasions,
+};
 use crate::position::{Bitboard, Color, Hand, Move, PieceKind, Position, attacks};
 
 /// What a look at a new AND node (defender to move, in check) found.
@@ -27,15 +29,11 @@ pub enum AndLook {
 }
 
 /// Looks at a new AND node: mated or how many evasions.
-pub fn look_and(pos: &Position, attacker: Color, buf: &mut MoveList) -> AndLook {
-    buf.clear();
-    generate_evasions(pos, buf);
-    if buf.is_empty() {
-        return AndLook::Mated(and_proof_extra(pos, attacker));
+pub fn look_and(pos: &Position, attacker: Color) -> AndLook {
+    match count_evasion_groups(pos) {
+        0 => AndLook::Mated(and_proof_extra(pos, attacker)),
+        n => AndLook::Evasions(n),
     }
-    let gap = check_gap(pos, attacker);
-    let blocks = buf.iter().filter(|&&m| is_interposition(m, gap)).count();
-    AndLook::Evasions(buf.len() - blocks + usize::from(blocks > 0))
 }
 
 /// The empty squares between the defender's king and a single distant checker (where interpositions

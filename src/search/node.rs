@@ -370,7 +370,7 @@ impl Dfpn<'_> {
         let attacker = self.attacker;
         let c = &mut self.children[i];
         if or_node {
-            match frontier::look_and(&self.pos, attacker, la) {
+            match frontier::look_and(&self.pos, attacker) {
                 AndLook::Mated(extra) if self.spare => {
                     // The spare game: a mate counts only with a piece left in hand.
                     match hands::spare_mate_proof(c.hand, extra) {

@@ -33,6 +33,23 @@ fn counts_and_checks_agree_with_the_full_lists() {
             generate_evasions(p, &mut ev);
             assert_eq!(ev.len(), all.len(), "{p:?}");
             assert_eq!(count_evasions(p), all.len(), "{p:?}");
+            // Grouped: interpositions (moves by a piece other than the king onto the checking line)
+            // count as one.
+            let checkers = p.checkers();
+            let ksq = p.king_square(p.side_to_move()).unwrap();
+            let gap = if checkers.has_more_than_one() {
+                Bitboard::EMPTY
+            } else {
+                between(checkers.first(), ksq)
+            };
+            let blocks = ev
+                .iter()
+                .filter(|m| {
+                    gap.contains(m.to()) && (m.is_drop() || m.piece().kind() != PieceKind::King)
+                })
+                .count();
+            let grouped = ev.len() - blocks + usize::from(blocks > 0);
+            assert_eq!(count_evasion_groups(p), grouped, "{p:?}");
         }
         let mut checks = MoveList::new();
         generate_checks(p, &mut checks);
