@@ -507,19 +507,25 @@ impl MoveSink for GroupCounter {
     }
 }
 
-/// `count_evasion_groups` on the baseline instruction set. A king never steps onto the gap (it would
-/// stay on the checking line), so every move onto it is an interposition.
-#[inline(always)]
-fn count_groups(pos: &Position) -> usize {
+/// The empty squares between the king of the side to move and a single distant checker (where
+/// interpositions go); empty for a contact check, a double check or no check.
+#[inline]
+pub fn check_gap(pos: &Position) -> Bitboard {
     let checkers = pos.checkers();
-    let gap = match pos.king_square(pos.side_to_move()) {
+    match pos.king_square(pos.side_to_move()) {
         Some(k) if checkers.is_not_empty() && !checkers.has_more_than_one() => {
             between(checkers.first(), k)
         }
         _ => Bitboard::EMPTY,
-    };
+    }
+}
+
+/// `count_evasion_groups` on the baseline instruction set. A king never steps onto the gap (it would
+/// stay on the checking line), so every move onto it is an interposition.
+#[inline(always)]
+fn count_groups(pos: &Position) -> usize {
     let mut counter = GroupCounter {
-        gap,
+        gap: check_gap(pos),
         apart: 0,
         blocks: false,
     };

@@ -17,7 +17,7 @@ use super::mate1;
 use crate::position::movegen::{
     MoveList, count_evasion_groups, generate_checks, generate_evasions,
 };
-use crate::position::{Bitboard, Color, Hand, Move, PieceKind, Position, attacks};
+use crate::position::{Bitboard, Color, Hand, Move, PieceKind, Position};
 
 /// What a look at a new AND node (defender to move, in check) found.
 pub enum AndLook {
@@ -33,18 +33,6 @@ pub fn look_and(pos: &Position, attacker: Color) -> AndLook {
     match count_evasion_groups(pos) {
         0 => AndLook::Mated(and_proof_extra(pos, attacker)),
         n => AndLook::Evasions(n),
-    }
-}
-
-/// The empty squares between the defender's king and a single distant checker (where interpositions
-/// go); empty for a contact check or a double check.
-pub fn check_gap(pos: &Position, attacker: Color) -> Bitboard {
-    let checkers = pos.checkers();
-    match pos.king_square(attacker.flip()) {
-        Some(k) if checkers.is_not_empty() && !checkers.has_more_than_one() => {
-            attacks::between(checkers.first(), k)
-        }
-        _ => Bitboard::EMPTY,
     }
 }
 

@@ -22,13 +22,13 @@
 
 use super::config::Init;
 use super::dfpn::{Dfpn, Seen};
-use super::frontier::{self, AndLook, OrLook, check_gap, is_interposition};
+use super::frontier::{self, AndLook, OrLook, is_interposition};
 use super::futile;
 use super::hands;
 use super::loops::{Dependence, next_path};
 use super::numbers::{INF, PnDn, UNIT};
 use super::tt::{Record, UNBOUNDED};
-use crate::position::movegen::{generate_checks, generate_evasions};
+use crate::position::movegen::{check_gap, generate_checks, generate_evasions};
 use crate::position::{Bitboard, Hand, Move, PieceKind, Square, attacks};
 
 /// No next member.
@@ -120,7 +120,7 @@ impl Dfpn<'_> {
         let gap = if or_node {
             Bitboard::EMPTY
         } else {
-            check_gap(&self.pos, self.attacker)
+            check_gap(&self.pos)
         };
         let base = self.children.len();
         let hand = self.pos.hand(self.attacker);

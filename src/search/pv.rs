@@ -54,14 +54,14 @@
 //! real mate (the caller verifies every line); the result says it is not known to be the shortest.
 
 use super::dfpn::{Dfpn, NodeResult, Seen};
-use super::frontier::{check_gap, is_interposition};
+use super::frontier::is_interposition;
 use super::futile::{CANONICAL_SALT, futile_proof};
 use super::loops::next_path;
 use super::numbers::PN_MAX;
 use super::spare::{self, Spare};
 use super::tt::{Probe, UNBOUNDED};
 use crate::position::Move;
-use crate::position::movegen::{MoveList, generate_checks, generate_evasions};
+use crate::position::movegen::{MoveList, check_gap, generate_checks, generate_evasions};
 
 /// No PV is longer than this (Microcosmos is 1525 plies).
 const MAX_PV: usize = 10_000;
@@ -394,7 +394,7 @@ fn excused(s: &mut Dfpn, m: Move, gap: crate::position::Bitboard) -> bool {
 /// Whether no evasion in `moves` (the current AND node's, at `ply`) counts in the canonical game:
 /// each is a futile interposition or a reply after which the attacker forces a spare mate.
 fn no_defence_left(s: &mut Dfpn, moves: &MoveList, ply: u32) -> bool {
-    let gap = check_gap(&s.pos, s.attacker);
+    let gap = check_gap(&s.pos);
     moves.iter().all(|&m| {
         (is_interposition(m, gap) && futile_proof(s, m).is_some())
             || matches!(spare::after_reply(s, m, ply), Spare::Yes(_))
@@ -503,7 +503,7 @@ fn refuting_reply(
     search: bool,
 ) -> Option<Move> {
     let child_budget = budget.checked_sub(1)?;
-    let gap = check_gap(&s.pos, s.attacker);
+    let gap = check_gap(&s.pos);
     let mut counted = MoveList::new();
     for &m in moves.iter() {
         if !excused(s, m, gap) {
@@ -546,7 +546,7 @@ fn and_step_longest(
     search: bool,
 ) -> Option<(Move, u32)> {
     let pick = |s: &mut Dfpn| {
-        let gap = check_gap(&s.pos, s.attacker);
+        let gap = check_gap(&s.pos);
         let mut best: Option<(Move, u32)> = None;
         for &m in moves.iter() {
             if excused(s, m, gap) {

@@ -35,13 +35,7 @@ fn counts_and_checks_agree_with_the_full_lists() {
             assert_eq!(count_evasions(p), all.len(), "{p:?}");
             // Grouped: interpositions (moves by a piece other than the king onto the checking line)
             // count as one.
-            let checkers = p.checkers();
-            let ksq = p.king_square(p.side_to_move()).unwrap();
-            let gap = if checkers.has_more_than_one() {
-                Bitboard::EMPTY
-            } else {
-                between(checkers.first(), ksq)
-            };
+            let gap = check_gap(p);
             let blocks = ev
                 .iter()
                 .filter(|m| {
