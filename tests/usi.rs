@@ -236,6 +236,24 @@ fn solves_problems_in_a_row_on_one_table() {
     assert_mate(MATE3, &e.checkmate(ANSWER), 3);
 }
 
+/// Mating nets with a perpetual-check cycle inside, where a naive "position -> mate length" cache
+/// prints a wrong length (`tests/differential` `perpetual_check_inside_the_net` shows it with the
+/// naive cache and confirms 11 with the brute force): the engine's `checkmate` line is the 11-ply
+/// minimax line.
+#[test]
+fn perpetual_check_inside_the_net_over_usi() {
+    let mut e = Engine::ready();
+    for sfen in [
+        "2+r2k3/9/2+P6/9/7+S1/5K3/9/9/9 b RBN 1",
+        "6+P2/3k5/5+P3/9/9/9/9/9/6K2 b R2GP 1",
+    ] {
+        e.send(&format!("position sfen {sfen}"));
+        e.send("go mate 60000");
+        let answer = e.checkmate(ANSWER);
+        assert_eq!(assert_mate(sfen, &answer, 11).len(), 11, "{sfen}: {answer}");
+    }
+}
+
 #[test]
 fn stop_mid_search_answers_timeout_at_once() {
     let mut e = Engine::ready();

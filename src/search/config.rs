@@ -55,6 +55,12 @@ pub struct SearchConfig {
     /// With `PvLevel::MinLength`: the node cap of the shortest-first search before the proof
     /// (`deepen.rs`: "mate within 1? 3? 5? …" from the root); 0: prove first, then shorten.
     pub deepen_nodes: u64,
+    /// **Unsound, for tests only** (not settable by `apply`): a length-bounded result that rests on a
+    /// repetition is stored as if it held on every path: the naive position → length cache komori-n's
+    /// PV article warns against. Tests turn it on to show that a position needs the loop-aware cache
+    /// (`tests/differential`, `perpetual_check_inside_the_net`; the same positions over USI in
+    /// `tests/usi.rs`).
+    pub naive_loop_cache: bool,
 }
 
 /// The smallest node budget of a phase after the proof (`SearchConfig::phase_budget_pct`).
@@ -83,6 +89,7 @@ impl Default for SearchConfig {
             phase_budget_pct: 50,
             spare_test_nodes: 0,
             deepen_nodes: DEEPEN_NODES,
+            naive_loop_cache: false,
         }
     }
 }
@@ -105,6 +112,7 @@ impl SearchConfig {
             phase_budget_pct: 50,
             spare_test_nodes: 0,
             deepen_nodes: 0,
+            naive_loop_cache: false,
         }
     }
 

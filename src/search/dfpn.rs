@@ -652,6 +652,15 @@ impl<'a> Dfpn<'a> {
                 r.hand = hands::and_disproof(&self.pos, self.attacker, c.mv, c.hand);
             }
             r.dep = r.dep.settle(ply);
+            if self.config.naive_loop_cache
+                && let Dependence::Within { plies, .. } = r.dep
+            {
+                // The unsound cache of the tests (`SearchConfig::naive_loop_cache`).
+                r.dep = Dependence::Within {
+                    plies,
+                    loop_at: None,
+                };
+            }
             if r.dep.on_path() {
                 // Stored under the path key, for this exact position only.
                 r.hand = hand;
