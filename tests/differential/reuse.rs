@@ -440,7 +440,7 @@ fn table_reuse_hand_splits() {
 
 /// 10 000 split pairs in both orders (40 000 solves), each printing the first proof's line
 /// (`PvLevel::None`): what is compared is mate or no mate and a legal line; proving 40 000 lines
-/// shortest took the sweep past an hour. Passes in about 24 minutes on the shared two-core machine.
+/// shortest took the sweep past an hour. Passes: 426 s at commit 1981483 on the shared two-core machine.
 #[test]
 #[ignore = "long: 10 000 pairs"]
 fn table_reuse_hand_splits_10000() {
