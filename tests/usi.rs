@@ -2,6 +2,9 @@
 //!
 //! Every read has a deadline, so a hung engine fails its test instead of hanging CI.
 
+mod common;
+
+use common::PERPETUAL_IN_NET;
 use kanju::position::{Move, Position};
 use kanju::search::verify_mate_line;
 use std::io::{BufRead, BufReader, Write};
@@ -238,19 +241,20 @@ fn solves_problems_in_a_row_on_one_table() {
 
 /// Mating nets with a perpetual-check cycle inside, where a naive "position -> mate length" cache
 /// prints a wrong length (`tests/differential` `perpetual_check_inside_the_net` shows it with the
-/// naive cache and confirms 11 with the brute force): the engine's `checkmate` line is the 11-ply
+/// naive cache and confirms the lengths with the brute force): the engine's `checkmate` line is the
 /// minimax line.
 #[test]
 fn perpetual_check_inside_the_net_over_usi() {
     let mut e = Engine::ready();
-    for sfen in [
-        "2+r2k3/9/2+P6/9/7+S1/5K3/9/9/9 b RBN 1",
-        "6+P2/3k5/5+P3/9/9/9/9/9/6K2 b R2GP 1",
-    ] {
+    for (sfen, minimax) in PERPETUAL_IN_NET {
         e.send(&format!("position sfen {sfen}"));
         e.send("go mate 60000");
         let answer = e.checkmate(ANSWER);
-        assert_eq!(assert_mate(sfen, &answer, 11).len(), 11, "{sfen}: {answer}");
+        assert_eq!(
+            assert_mate(sfen, &answer, minimax).len(),
+            minimax,
+            "{sfen}: {answer}"
+        );
     }
 }
 

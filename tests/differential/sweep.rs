@@ -23,7 +23,7 @@
 //! 136 s when last timed.
 
 use crate::brute::{BRUTE_BUDGET, BruteForce, Truth};
-use crate::common::Rng;
+use crate::common::{PERPETUAL_IN_NET, Rng};
 use crate::generate::{Convention, random_problem};
 use crate::{
     Fault, Lengths, failure, fault, judge, limits, on_big_stack, percent, position, solve,
@@ -430,16 +430,6 @@ fn first_line_is_no_length_bound() {
 }
 
 // ---- a perpetual check inside the mating net ------------------------------------------------------
-
-/// Positions whose mating nets hold a perpetual-check cycle that a naive "position -> mate length"
-/// cache gets wrong (komori-n's PV article), with their minimax lengths. Found by solving random
-/// positions (this file's generator, seed 99) with the loop-aware cache and with
-/// `SearchConfig::naive_loop_cache`, and keeping two where the lengths differed. `tests/usi.rs`
-/// (`perpetual_check_inside_the_net_over_usi`) asks the binary for the same lengths.
-pub const PERPETUAL_IN_NET: [(&str, usize); 2] = [
-    ("2+r2k3/9/2+P6/9/7+S1/5K3/9/9/9 b RBN 1", 11),
-    ("6+P2/3k5/5+P3/9/9/9/9/9/6K2 b R2GP 1", 11),
-];
 
 /// The brute force confirms the lengths; the solver prints lines of exactly that length, proven
 /// shortest; and the naive cache, which stores a bounded result resting on a repetition as if it held
