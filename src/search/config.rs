@@ -45,9 +45,10 @@ pub struct SearchConfig {
     pub distance: bool,
     /// The first depth limit (plies from the root). Raised when the search rests on it.
     pub max_ply: u32,
-    /// Node budget of each phase after the proof (exact line, canonical line, alternatives), in percent
-    /// of the proof's nodes (at least `PHASE_MIN_NODES`); 0: no budget of its own, only the search's
-    /// time and node limits.
+    /// Node budget of one step of a phase after the proof (one "mate within U − 2?" of the exact or
+    /// the canonical line), in percent of the nodes spent before the phase (at least
+    /// `PHASE_STEP_MIN_NODES`); a phase as a whole (the alternatives check too) gets `PHASE_STEPS`
+    /// times that. 0: no budget of its own, only the search's time and node limits.
     pub phase_budget_pct: u32,
     /// The node cap of one spare test in the canonical game (`spare.rs`: is a reply answered by a mate
     /// with pieces to spare?); 0: no spare tests, only the futile-drop rule.
@@ -63,8 +64,11 @@ pub struct SearchConfig {
     pub naive_loop_cache: bool,
 }
 
-/// The smallest node budget of a phase after the proof (`SearchConfig::phase_budget_pct`).
-pub const PHASE_MIN_NODES: u64 = 500_000;
+/// The smallest node budget of one step of a phase after the proof (`SearchConfig::phase_budget_pct`).
+pub const PHASE_STEP_MIN_NODES: u64 = 200_000;
+
+/// A phase after the proof as a whole gets this many steps' budgets (`SearchConfig::phase_budget`).
+pub const PHASE_STEPS: u64 = 2;
 
 /// The default node cap of the shortest-first search (`SearchConfig::deepen_nodes`).
 pub const DEEPEN_NODES: u64 = 10_000;
@@ -86,7 +90,7 @@ impl Default for SearchConfig {
             init: Init::Look,
             distance: true,
             max_ply: 4000,
-            phase_budget_pct: 50,
+            phase_budget_pct: 20,
             spare_test_nodes: 0,
             deepen_nodes: DEEPEN_NODES,
             naive_loop_cache: false,
@@ -109,19 +113,26 @@ impl SearchConfig {
             init: Init::Unit,
             distance: false,
             max_ply: 4000,
-            phase_budget_pct: 50,
+            phase_budget_pct: 20,
             spare_test_nodes: 0,
             deepen_nodes: 0,
             naive_loop_cache: false,
         }
     }
 
-    /// The node count at which a phase after the proof, begun at `nodes`, stops (`phase_budget_pct`).
-    pub fn phase_budget(&self, nodes: u64) -> Option<u64> {
+    /// The node budget of one step of a phase after the proof begun at `nodes` (`phase_budget_pct`).
+    pub fn phase_step(&self, nodes: u64) -> Option<u64> {
         (self.phase_budget_pct > 0).then(|| {
             let share = nodes / 100 * u64::from(self.phase_budget_pct);
-            nodes.saturating_add(share.max(PHASE_MIN_NODES))
+            share.max(PHASE_STEP_MIN_NODES)
         })
+    }
+
+    /// The node count at which a phase after the proof, begun at `nodes`, stops: `PHASE_STEPS` steps'
+    /// budgets after `nodes`.
+    pub fn phase_budget(&self, nodes: u64) -> Option<u64> {
+        self.phase_step(nodes)
+            .map(|step| nodes.saturating_add(step.saturating_mul(PHASE_STEPS)))
     }
 
     /// The edge cost in pn/dn units.
@@ -235,5 +246,25 @@ mod tests {
         assert!(!c.chains);
         assert!(c.apply("bogus=1").is_err());
         assert!(c.apply("chains=maybe").is_err());
+    }
+
+    #[test]
+    fn phase_budgets_are_by_steps() {
+        let c = SearchConfig::default();
+        // A small proof: the floor.
+        assert_eq!(c.phase_step(10_000), Some(PHASE_STEP_MIN_NODES));
+        assert_eq!(
+            c.phase_budget(10_000),
+            Some(10_000 + PHASE_STEPS * PHASE_STEP_MIN_NODES)
+        );
+        // A long one: its share (a fifth of 5 M nodes per step, two steps' worth for the phase).
+        assert_eq!(c.phase_step(5_000_000), Some(1_000_000));
+        assert_eq!(c.phase_budget(5_000_000), Some(7_000_000));
+        let mut c = c;
+        c.apply("phasebudget=0").unwrap();
+        assert_eq!(
+            (c.phase_step(5_000_000), c.phase_budget(5_000_000)),
+            (None, None)
+        );
     }
 }
