@@ -14,14 +14,8 @@
 //!
 //! Deepening a long problem would never end, so it has a node cap (`SearchConfig::deepen_nodes`, small
 //! against any search that takes longer than a blink). When it runs out, the ordinary proof-first
-//! order takes over on the same table. The bounded refutations stay (they are read only by bounded
-//! searches, so they cannot mislead the proof, and the shortening after it needs them). The proofs
-//! found on the way are dropped (`Table::purge_proofs`, a visit of the few clusters written): they
-//! are sound, but they are of the subtrees a bounded search entered, not of those the proof search
-//! would pick, and they can steer it into a subtree it cannot leave — measured, Zukou #31: with them
-//! the proof is not found in 30 s (132 M nodes), without them in 0.4 s (0.8 M); on the other 100
-//! mates of Zukou the time is the same (`bench --time-ms 10000`, one run beside the other: 41.1 s
-//! with, 42.1 s without, median ratio 0.99).
+//! order takes over on the same table: the bounded proofs are proofs, and the bounded refutations are
+//! read only by bounded searches, so they cannot mislead the proof.
 
 use super::dfpn::Dfpn;
 use super::loops::{Dependence, NO_MATE_PLIES};
@@ -69,9 +63,6 @@ impl Dfpn<'_> {
             d += 2;
         }
         self.node_budget = saved_budget;
-        if found.is_none() {
-            self.tt.purge_proofs();
-        }
         if !self.user_limit_reached() {
             self.aborted = false;
         }

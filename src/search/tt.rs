@@ -712,27 +712,6 @@ impl Table {
         self.dirty = None;
     }
 
-    /// Frees every proof (`deepen.rs`: what a shortest-first search cut short by its node cap leaves).
-    /// Only the clusters written since the last clear are visited while they are few.
-    pub fn purge_proofs(&mut self) {
-        let mut freed = 0;
-        let mut purge = |c: &mut Cluster| {
-            for e in c.entries.iter_mut() {
-                if e.is_live() && e.pn == 0 {
-                    *e = Entry::default();
-                    freed += 1;
-                }
-            }
-        };
-        match &self.dirty {
-            Some(list) => list
-                .iter()
-                .for_each(|&i| purge(&mut self.clusters[i as usize])),
-            None => self.clusters.iter_mut().for_each(purge),
-        }
-        self.used -= freed;
-    }
-
     /// Frees every disproof resting on the depth limit (when the limit is raised they no longer hold).
     pub fn purge_depth_cuts(&mut self) {
         let mut freed = 0;

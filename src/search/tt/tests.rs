@@ -89,28 +89,6 @@ fn depth_cut_disproofs_match_their_path_and_are_purged() {
     assert!(t.probe(9, hand(3, 3), 0, UNBOUNDED).is_proven());
 }
 
-/// `purge_proofs` frees the proofs and nothing else, whether it visits the written clusters only or
-/// (past `DIRTY_MAX` of them) the whole table.
-#[test]
-fn proofs_are_purged_and_nothing_else() {
-    for many in [false, true] {
-        let mut t = Table::new(64);
-        let keys: u64 = if many { 400_000 } else { 3 };
-        for k in 0..keys {
-            t.store(k * 0x9e37_79b9_7f4a_7c15, &rec(hand(1, 0), 5, 7, 1));
-        }
-        t.store(9, &rec(hand(3, 3), 0, INF, 5));
-        t.store(10, &rec(hand(0, 1), INF, 0, 5));
-        t.store(11, &bounded(hand(0, 1), INF, 0, 7, 7));
-        assert_eq!(t.dirty.is_none(), many);
-        t.purge_proofs();
-        assert!(!t.probe(9, hand(3, 3), 0, UNBOUNDED).found, "many {many}");
-        assert!(t.probe(10, hand(0, 1), 0, UNBOUNDED).is_disproven());
-        assert!(t.probe(11, hand(0, 1), 0, 5).is_disproven());
-        assert!(t.probe(0, hand(1, 0), 0, UNBOUNDED).found);
-    }
-}
-
 fn bounded(hand: Hand, pn: PnDn, dn: PnDn, plies: u32, budget: u32) -> Record {
     Record {
         dep: Dependence::Within {
