@@ -394,16 +394,21 @@ fn canonical_length_never_below_the_minimax_at_any_line_level() {
     };
     let mut solver = Solver::new(64);
     solver.set_futile(Futile::Skip);
-    for level in [PvLevel::UpperBound, PvLevel::None, PvLevel::MinLength] {
+    // Solves afresh at `level`: the verified mating line and the result.
+    let mate = |solver: &mut Solver, level: PvLevel| {
         solver.set_pv_level(level);
         solver.clear();
         let r = solver
             .solve(&pos, &limits, &AtomicBool::new(false), &mut |_| {})
             .unwrap();
-        let MateOutcome::Mate(line) = &r.outcome else {
+        let MateOutcome::Mate(line) = r.outcome.clone() else {
             panic!("{level:?}: {:?}", r.outcome);
         };
-        assert!(verify_mate_line(&pos, line), "{level:?}: {line:?}");
+        assert!(verify_mate_line(&pos, &line), "{level:?}: {line:?}");
+        (line, r)
+    };
+    for level in [PvLevel::UpperBound, PvLevel::None, PvLevel::MinLength] {
+        let (line, r) = mate(&mut solver, level);
         // Strict and canonical minimax are both 15 here (every interposition on the line counts).
         match r.canonical_length {
             Some(n) => assert_eq!(n, 15, "{level:?}: {line:?} ({:?})", r.note),
@@ -418,15 +423,7 @@ fn canonical_length_never_below_the_minimax_at_any_line_level() {
     let mut config = solver.config().clone();
     config.apply("phasebudget=0").unwrap();
     solver.set_config(config);
-    solver.set_pv_level(PvLevel::MinLength);
-    solver.clear();
-    let r = solver
-        .solve(&pos, &limits, &AtomicBool::new(false), &mut |_| {})
-        .unwrap();
-    let MateOutcome::Mate(line) = &r.outcome else {
-        panic!("{:?}", r.outcome);
-    };
-    assert!(verify_mate_line(&pos, line), "{line:?}");
+    let (line, r) = mate(&mut solver, PvLevel::MinLength);
     assert!(r.exact && line.len() == 15, "{line:?} ({:?})", r.note);
     assert_eq!(r.canonical_length, Some(15), "{:?}", r.note);
 }
