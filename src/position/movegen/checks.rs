@@ -1,0 +1,219 @@
+//! Check generation (OR nodes): every legal check, built from the squares where each kind of piece
+//! would check the enemy king.
+
+use super::*;
+
+/// For each kind, the squares from which a piece of that kind (of the side to move) would check the
+/// enemy king on `eksq` with the current occupancy.
+#[inline]
+pub fn check_squares(pos: &Position, us: Color, eksq: Square) -> [Bitboard; PieceKind::NUM] {
+    let occ = pos.occupied();
+    let them = us.flip();
+    let gold = gold_attacks(them, eksq);
+    let bishop = bishop_attacks(eksq, occ);
+    let rook = rook_attacks(eksq, occ);
+    let king = king_attacks(eksq);
+    let mut t = [Bitboard::EMPTY; PieceKind::NUM];
+    t[PieceKind::Pawn.index()] = pawn_attacks(them, eksq);
+    t[PieceKind::Lance.index()] = lance_attacks(them, eksq, occ);
+    t[PieceKind::Knight.index()] = knight_attacks(them, eksq);
+    t[PieceKind::Silver.index()] = silver_attacks(them, eksq);
+    t[PieceKind::Gold.index()] = gold;
+    t[PieceKind::Bishop.index()] = bishop;
+    t[PieceKind::Rook.index()] = rook;
+    t[PieceKind::ProPawn.index()] = gold;
+    t[PieceKind::ProLance.index()] = gold;
+    t[PieceKind::ProKnight.index()] = gold;
+    t[PieceKind::ProSilver.index()] = gold;
+    t[PieceKind::Horse.index()] = bishop | king;
+    t[PieceKind::Dragon.index()] = rook | king;
+    t
+}
+
+/// Every legal move that checks the enemy king: direct checks (with and without promotion), discovered
+/// checks and checking drops, generated from the check squares rather than by filtering all moves.
+/// When the side to move is itself in check, its evasions that also give check.
+pub fn generate_checks(pos: &Position, list: &mut MoveList) {
+    let us = pos.side_to_move();
+    let them = us.flip();
+    let Some(eksq) = pos.king_square(them) else {
+        return;
+    };
+    if pos.in_check() {
+        let mut all = MoveList::new();
+        generate_evasions(pos, &mut all);
+        for &m in all.iter() {
+            if pos.gives_check(m) {
+                list.push(m);
+            }
+        }
+        return;
+    }
+    let own = pos.pieces(us);
+    let occ = pos.occupied();
+    let target = !own;
+    let zone = Bitboard::promotion_zone(us);
+    let ksq = pos.king_square(us);
+    let pinned = pos.pinned(us);
+    let discoverers = pos.slider_blockers(us, eksq) & own;
+
+    // Check squares: where a piece of each kind (of ours) would give check.
+    let chk_pawn = pawn_attacks(them, eksq);
+    let chk_knight = knight_attacks(them, eksq);
+    let chk_silver = silver_attacks(them, eksq);
+    let chk_gold = gold_attacks(them, eksq);
+    let chk_lance = lance_attacks(them, eksq, occ);
+    let chk_bishop = bishop_attacks(eksq, occ);
+    let chk_rook = rook_attacks(eksq, occ);
+    let chk_horse = chk_bishop | king_attacks(eksq);
+    let chk_dragon = chk_rook | king_attacks(eksq);
+
+    // Pawns, all at once: a pawn checks by stepping onto the pawn check square, or by promoting on a
+    // gold check square.
+    let special = (pinned | discoverers) & own;
+    let not_last = !LAST_RANK[us.index()];
+    let pawn_to = pos
+        .pieces_of(us, PieceKind::Pawn)
+        .and_not(special)
+        .forward(us)
+        & target;
+    list.add_pawn_moves(us, pawn_to & zone & chk_gold, true);
+    list.add_pawn_moves(us, pawn_to & chk_pawn & not_last, false);
+
+    // Every other piece (the attacker in a mate problem has few, so one loop with a `match` beats a
+    // loop per kind). Each arm knows its kind's check squares and promotion rule.
+    let knight_plain = chk_knight.and_not(LAST_TWO_RANKS[us.index()]);
+    let gold_promo = chk_gold & zone;
+    let lance_plain = chk_lance & not_last;
+    let lance_any = lance_plain | gold_promo;
+    let direct = |list: &mut MoveList, from: Square| {
+        let p = pos.piece_at(from);
+        match p.kind() {
+            PieceKind::Knight => {
+                let att = knight_attacks(us, from) & target;
+                push_split(list, p, from, att & gold_promo, att & knight_plain);
+            }
+            PieceKind::Silver => {
+                let att = silver_attacks(us, from) & target;
+                let promo = att & chk_gold & promotion_targets(us, from);
+                push_split(list, p, from, promo, att & chk_silver);
+            }
+            PieceKind::Lance => {
+                if (lance_pseudo(us, from) & lance_any).is_not_empty() {
+                    let att = lance_attacks(us, from, occ) & target;
+                    push_split(list, p, from, att & gold_promo, att & lance_plain);
+                }
+            }
+            PieceKind::Bishop => {
+                if (bishop_pseudo(from) & chk_horse).is_not_empty() {
+                    let att = bishop_attacks(from, occ) & target;
+                    let promo = att & chk_horse & promotion_targets(us, from);
+                    push_split(list, p, from, promo, att & chk_bishop);
+                }
+            }
+            PieceKind::Rook => {
+                if (rook_pseudo(from) & chk_dragon).is_not_empty() {
+                    let att = rook_attacks(from, occ) & target;
+                    let promo = att & chk_dragon & promotion_targets(us, from);
+                    push_split(list, p, from, promo, att & chk_rook);
+                }
+            }
+            PieceKind::Horse => {
+                if ((bishop_pseudo(from) | king_attacks(from)) & chk_horse).is_not_empty() {
+                    let att = (bishop_attacks(from, occ) | king_attacks(from)) & target;
+                    list.add(Move::base_normal(from, false, p), att & chk_horse);
+                }
+            }
+            PieceKind::Dragon => {
+                if ((rook_pseudo(from) | king_attacks(from)) & chk_dragon).is_not_empty() {
+                    let att = (rook_attacks(from, occ) | king_attacks(from)) & target;
+                    list.add(Move::base_normal(from, false, p), att & chk_dragon);
+                }
+            }
+            PieceKind::Pawn | PieceKind::King => {}
+            // Gold and the promoted minor pieces.
+            _ => {
+                let att = gold_attacks(us, from) & target & chk_gold;
+                list.add(Move::base_normal(from, false, p), att);
+            }
+        }
+    };
+    let others = own.and_not(pos.kind_bb(PieceKind::King) | pos.kind_bb(PieceKind::Pawn));
+    if special.is_empty() {
+        others.for_each(|from| direct(list, from));
+    } else {
+        others.and_not(special).for_each(|from| direct(list, from));
+        // Pinned pieces and discoverers (rare): pinned ones stay on their pin line, and a discoverer
+        // checks with every move off its line to the king.
+        let chk_of = |k: PieceKind| match k {
+            PieceKind::Pawn => chk_pawn,
+            PieceKind::Lance => chk_lance,
+            PieceKind::Knight => chk_knight,
+            PieceKind::Silver => chk_silver,
+            PieceKind::Bishop => chk_bishop,
+            PieceKind::Rook => chk_rook,
+            PieceKind::Horse => chk_horse,
+            PieceKind::Dragon => chk_dragon,
+            PieceKind::King => Bitboard::EMPTY,
+            _ => chk_gold,
+        };
+        special
+            .and_not(pos.kind_bb(PieceKind::King))
+            .for_each(|from| {
+                let p = pos.piece_at(from);
+                let kind = p.kind();
+                let mut att = attacks(kind, us, from, occ) & target;
+                if let Some(k) = ksq
+                    && pinned.contains(from)
+                {
+                    att &= line(k, from);
+                }
+                let d = if discoverers.contains(from) {
+                    att.and_not(line(eksq, from))
+                } else {
+                    Bitboard::EMPTY
+                };
+                let promo = if kind.can_promote() {
+                    ((att & chk_of(kind.promoted())) | d) & promotion_targets(us, from)
+                } else {
+                    Bitboard::EMPTY
+                };
+                let plain = ((att & chk_of(kind)) | d) & nonpromotion_allowed(kind, us);
+                push_split(list, p, from, promo, plain);
+            });
+        if let Some(k) = ksq
+            && discoverers.contains(k)
+        {
+            push_king_moves(pos, list, us, k, target.and_not(line(eksq, k)));
+        }
+    }
+
+    // Drops on empty check squares.
+    let hand = pos.hand(us);
+    if hand.is_empty() {
+        return;
+    }
+    let empty = !occ;
+    if hand.has(PieceKind::Pawn) {
+        let to_set = chk_pawn & empty & pos.pieces_of(us, PieceKind::Pawn).empty_files();
+        if to_set.is_not_empty() && !is_pawn_drop_mate(pos, us, to_set.first()) {
+            list.add(Move::base_drop(PieceKind::Pawn, us), to_set);
+        }
+    }
+    let drops = [
+        (PieceKind::Lance, chk_lance.and_not(LAST_RANK[us.index()])),
+        (
+            PieceKind::Knight,
+            chk_knight.and_not(LAST_TWO_RANKS[us.index()]),
+        ),
+        (PieceKind::Silver, chk_silver),
+        (PieceKind::Gold, chk_gold),
+        (PieceKind::Bishop, chk_bishop),
+        (PieceKind::Rook, chk_rook),
+    ];
+    for (kind, squares) in drops {
+        if hand.has(kind) {
+            list.add(Move::base_drop(kind, us), squares & empty);
+        }
+    }
+}
