@@ -490,3 +490,42 @@ fn zukou_73_without_the_tokin_has_no_mate() {
         .expect("a valid mate problem");
     assert_eq!(r.outcome, MateOutcome::NoMate, "{:?}", r.note);
 }
+
+/// Under `MinLength` the proof search after a shortest-first deepening that ran out of its cap is the
+/// very search of `PvLevel::None` (`deepen.rs`: the table is cleared): Zukou #31 is proven in about
+/// 0.8 M nodes either way, while the entries deepening leaves (even without its proofs) once sent the
+/// proof search astray for over 100 M nodes. The node limit is the first proof's nodes plus the
+/// deepening's cap and a little: the proof must come within it (the line phase may stop early; its
+/// line is still a verified mate).
+#[test]
+fn min_length_proves_as_fast_as_the_first_proof() {
+    let pos = zukou_position("zuko031");
+    let mut solver = Solver::new(64);
+    let run = |solver: &mut Solver, level: PvLevel, nodes: Option<u64>| {
+        solver.set_pv_level(level);
+        solver.clear();
+        let limits = SearchLimits {
+            time: Some(LIMIT),
+            nodes,
+            ..SearchLimits::default()
+        };
+        solver
+            .solve(&pos, &limits, &AtomicBool::new(false), &mut |_| {})
+            .unwrap()
+    };
+    let first = run(&mut solver, PvLevel::None, None);
+    assert!(matches!(first.outcome, MateOutcome::Mate(_)), "{first:?}");
+    let cap = solver.config().deepen_nodes;
+    let r = run(
+        &mut solver,
+        PvLevel::MinLength,
+        Some(first.nodes + cap + 1_000),
+    );
+    let MateOutcome::Mate(line) = &r.outcome else {
+        panic!(
+            "{:?} after {} nodes (first proof: {})",
+            r.outcome, r.nodes, first.nodes
+        );
+    };
+    assert!(verify_mate_line(&pos, line), "{line:?}");
+}

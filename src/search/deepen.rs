@@ -13,9 +13,15 @@
 //! proof-first order needs anyway, and each costs about a branching factor less than the next.
 //!
 //! Deepening a long problem would never end, so it has a node cap (`SearchConfig::deepen_nodes`, small
-//! against any search that takes longer than a blink). When it runs out, the ordinary proof-first
-//! order takes over on the same table: the bounded proofs are proofs, and the bounded refutations are
-//! read only by bounded searches, so they cannot mislead the proof.
+//! against any search that takes longer than a blink). When it runs out, the table is cleared and the
+//! ordinary proof-first order starts afresh, so the proof under `MinLength` is the very proof of
+//! `PvLevel::None` (same tree, same nodes) and costs at most the cap more. Keeping what deepening wrote
+//! would be sound (its proofs are proofs, its bounded refutations are read only by bounded searches) but
+//! changes the proof search's path, and df-pn is chaotic: measured, with the entries kept, Zukou #31 is
+//! not proven in 30 s (132 M nodes) against 0.4 s without them; with only deepening's proofs dropped,
+//! Shogi Musou #17 (a classic not in the repository) took 25 M nodes for a proof that takes 2 M. The
+//! bounded refutations that the shortening after the proof would have reused cost less than the cap
+//! to find again.
 
 use super::dfpn::Dfpn;
 use super::loops::{Dependence, NO_MATE_PLIES};
@@ -63,6 +69,9 @@ impl Dfpn<'_> {
             d += 2;
         }
         self.node_budget = saved_budget;
+        if found.is_none() {
+            self.tt.clear();
+        }
         if !self.user_limit_reached() {
             self.aborted = false;
         }

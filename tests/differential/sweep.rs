@@ -432,11 +432,15 @@ fn first_line_is_no_length_bound() {
 // ---- a perpetual check inside the mating net ------------------------------------------------------
 
 /// The brute force confirms the lengths; the solver prints lines of exactly that length, proven
-/// shortest; and the naive cache, which stores a bounded result resting on a repetition as if it held
-/// on every path, prints another length: these positions need the loop-aware cache (`pv.rs`).
+/// shortest, on every witness; and the naive cache, which stores a bounded result resting on a
+/// repetition as if it held on every path, prints another length on at least one of them: the
+/// loop-aware cache (`pv.rs`) is needed there.
 #[test]
 fn perpetual_check_inside_the_net() {
     on_big_stack(|| {
+        // Positions where the naive cache prints a wrong length (one is enough to show that the
+        // loop-aware cache is needed; which ones depends on the search's order, see `PERPETUAL_IN_NET`).
+        let mut naive_wrong = vec![];
         for (text, minimax) in PERPETUAL_IN_NET {
             let root = position(text);
             assert_eq!(
@@ -459,7 +463,78 @@ fn perpetual_check_inside_the_net() {
             let MateOutcome::Mate(line) = &r.outcome else {
                 panic!("{text}: naive {:?}", r.outcome);
             };
-            assert_ne!(line.len(), minimax, "{text}: the naive cache is right here");
+            if line.len() != minimax {
+                naive_wrong.push((text, line.len()));
+            }
+        }
+        eprintln!("the naive cache's wrong lengths: {naive_wrong:?}");
+        assert!(
+            !naive_wrong.is_empty(),
+            "the naive cache is right on every witness: find new ones (`find_perpetual_witnesses`)"
+        );
+    });
+}
+
+/// Finds positions for `PERPETUAL_IN_NET`: random game positions (seed 99; the generator's game
+/// convention, both kings on the board) solved with the loop-aware cache and with the naive one, kept
+/// where the two lines differ in length and the brute force (11 plies) confirms the loop-aware length.
+/// Prints what both caches answer on the current witnesses, then the new ones it finds. Run it when a
+/// search change makes the naive cache right on every witness (`perpetual_check_inside_the_net`
+/// says so): `cargo test --release --test differential -- --ignored --exact
+/// sweep::find_perpetual_witnesses --nocapture`.
+#[test]
+#[ignore]
+fn find_perpetual_witnesses() {
+    on_big_stack(|| {
+        let (mut aware, mut naive) = (Solver::new(16), Solver::new(16));
+        naive.set_config(kanju::search::SearchConfig {
+            naive_loop_cache: true,
+            ..Default::default()
+        });
+        let limits = limits(200_000);
+        let mut both = |root: &Position| {
+            aware.clear();
+            naive.clear();
+            (
+                solve(&mut aware, root, &limits),
+                solve(&mut naive, root, &limits),
+            )
+        };
+        for (text, _) in PERPETUAL_IN_NET {
+            let (a, n) = both(&position(text));
+            eprintln!(
+                "current {text}: aware {:?} naive {:?}",
+                a.outcome, n.outcome
+            );
+        }
+        let mut rng = Rng::new(99);
+        let mut found = 0;
+        for drawn in 0..200_000u32 {
+            let text = random_problem(&mut rng, Convention::Game);
+            if drawn % 1000 == 0 {
+                eprintln!("drawn {drawn}");
+            }
+            let root = position(&text);
+            let (a, n) = both(&root);
+            let (MateOutcome::Mate(a_line), MateOutcome::Mate(n_line)) = (&a.outcome, &n.outcome)
+            else {
+                continue;
+            };
+            if a_line.len() == n_line.len() || !a.exact || a_line.len() > 11 {
+                continue;
+            }
+            let truth = BruteForce::solve(&root, 11, 200_000_000);
+            eprintln!(
+                "drawn {drawn}: {text}: aware {} naive {} brute {truth:?}",
+                a_line.len(),
+                n_line.len()
+            );
+            if truth == Truth::Mate(a_line.len() as u32) {
+                found += 1;
+                if found == 4 {
+                    break;
+                }
+            }
         }
     });
 }
