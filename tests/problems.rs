@@ -529,3 +529,36 @@ fn min_length_proves_as_fast_as_the_first_proof() {
     };
     assert!(verify_mate_line(&pos, line), "{line:?}");
 }
+
+/// A table reused across searches (USI `go mate` after `go mate` in one game) keeps what the earlier
+/// search learnt through a later deepening that runs out of its cap: only a table that was empty
+/// before the deepening is cleared after it (`deepen.rs`). Zukou #31 proven, then Zukou #90 searched
+/// under `MinLength` (its deepening runs out) without clearing: #31 is then answered from the table.
+#[test]
+fn a_reused_table_survives_a_failed_deepening() {
+    let first = zukou_position("zuko031");
+    let second = zukou_position("zuko090");
+    let mut solver = Solver::new(64);
+    let limits = SearchLimits {
+        time: Some(LIMIT),
+        ..SearchLimits::default()
+    };
+    let mut run = |level: PvLevel, pos: &Position| {
+        solver.set_pv_level(level);
+        solver
+            .solve(pos, &limits, &AtomicBool::new(false), &mut |_| {})
+            .unwrap()
+    };
+    let proof = run(PvLevel::None, &first);
+    assert!(matches!(proof.outcome, MateOutcome::Mate(_)), "{proof:?}");
+    let other = run(PvLevel::MinLength, &second);
+    assert!(matches!(other.outcome, MateOutcome::Mate(_)), "{other:?}");
+    let again = run(PvLevel::None, &first);
+    assert!(matches!(again.outcome, MateOutcome::Mate(_)), "{again:?}");
+    assert!(
+        again.nodes * 100 < proof.nodes,
+        "{} nodes again, {} the first time: the table was wiped",
+        again.nodes,
+        proof.nodes
+    );
+}

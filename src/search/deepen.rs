@@ -12,16 +12,19 @@
 //! minimax lengths, repetitions cut or not, is `pv.rs`'s). The refutations on the way are the ones the
 //! proof-first order needs anyway, and each costs about a branching factor less than the next.
 //!
-//! Deepening a long problem would never end, so it has a node cap (`SearchConfig::deepen_nodes`, small
-//! against any search that takes longer than a blink). When it runs out, the table is cleared and the
-//! ordinary proof-first order starts afresh, so the proof under `MinLength` is the very proof of
-//! `PvLevel::None` (same tree, same nodes) and costs at most the cap more. Keeping what deepening wrote
-//! would be sound (its proofs are proofs, its bounded refutations are read only by bounded searches) but
-//! changes the proof search's path, and df-pn is chaotic: measured, with the entries kept, Zukou #31 is
-//! not proven in 30 s (132 M nodes) against 0.4 s without them; with only deepening's proofs dropped,
-//! Shogi Musou #17 (a classic not in the repository) took 25 M nodes for a proof that takes 2 M. The
-//! bounded refutations that the shortening after the proof would have reused cost less than the cap
-//! to find again.
+//! Deepening a long problem would never end, so it has a node cap (`SearchConfig::deepen_nodes`,
+//! small against any search that takes longer than a blink). When it runs out on a table that was
+//! empty before it (every solve but a USI `go` that reuses an earlier search's table), the table is
+//! cleared and the ordinary proof-first order starts afresh, so the proof under `MinLength` is the
+//! very proof of `PvLevel::None` (same tree, same nodes) and costs at most the cap more. (On a
+//! reused table the earlier search's entries shape the proof anyway, and wiping them would throw
+//! their work away: what deepening wrote stays there.) Keeping what deepening wrote would be sound
+//! (its proofs are proofs, its bounded refutations are read only by bounded searches) but changes
+//! the proof search's path, and df-pn is chaotic: measured, with the entries kept, Zukou #31 is not
+//! proven in 30 s (132 M nodes) against 0.4 s without them; with only deepening's proofs dropped,
+//! Shogi Musou #17 (a classic not in the repository) took 25 M nodes for a proof that takes 2 M.
+//! The bounded refutations that the shortening after the proof would have reused cost less than the
+//! cap to find again.
 
 use super::dfpn::Dfpn;
 use super::loops::{Dependence, NO_MATE_PLIES};
@@ -37,6 +40,8 @@ impl Dfpn<'_> {
         if cap == 0 {
             return None;
         }
+        // Nothing in the table yet: a failed deepening can put it back as it was (see above).
+        let fresh = self.tt.entries_written() == 0;
         let saved_budget = self.node_budget;
         let end = self.nodes.saturating_add(cap);
         self.node_budget = Some(end);
@@ -69,7 +74,7 @@ impl Dfpn<'_> {
             d += 2;
         }
         self.node_budget = saved_budget;
-        if found.is_none() {
+        if found.is_none() && fresh {
             self.tt.clear();
         }
         if !self.user_limit_reached() {
