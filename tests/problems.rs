@@ -9,7 +9,7 @@ mod common;
 use common::{Expected, Problem, load_problems, two_pawns_on_a_file};
 use kanju::position::Position;
 use kanju::search::futile::Futile;
-use kanju::search::{MateOutcome, PvLevel, SearchLimits, Solver, verify_mate_line};
+use kanju::search::{MateOutcome, PvLevel, SearchLimits, SolveResult, Solver, verify_mate_line};
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
@@ -25,16 +25,30 @@ fn zukou_position(id: &str) -> Position {
     Position::from_sfen(&p.sfen).unwrap()
 }
 
+/// `pos` solved on a cleared table at the solver's line level, within `LIMIT`.
 fn solve(solver: &mut Solver, pos: &Position) -> MateOutcome {
+    solver.clear();
+    let level = solver.pv_level();
+    solve_at(solver, pos, level, None).outcome
+}
+
+/// `pos` solved at line level `level` on the solver's table as it is (no clear), within `LIMIT` and
+/// `nodes`.
+fn solve_at(
+    solver: &mut Solver,
+    pos: &Position,
+    level: PvLevel,
+    nodes: Option<u64>,
+) -> SolveResult {
+    solver.set_pv_level(level);
     let limits = SearchLimits {
         time: Some(LIMIT),
+        nodes,
         ..SearchLimits::default()
     };
-    solver.clear();
     solver
         .solve(pos, &limits, &AtomicBool::new(false), &mut |_| {})
         .expect("a valid mate problem")
-        .outcome
 }
 
 /// What is wrong with the solver's answer to `p`, if anything.
@@ -388,19 +402,12 @@ fn long_problems() {
 #[test]
 fn canonical_length_never_below_the_minimax_at_any_line_level() {
     let pos = zukou_position("zuko085");
-    let limits = SearchLimits {
-        time: Some(LIMIT),
-        ..SearchLimits::default()
-    };
     let mut solver = Solver::new(64);
     solver.set_futile(Futile::Skip);
     // Solves afresh at `level`: the verified mating line and the result.
     let mate = |solver: &mut Solver, level: PvLevel| {
-        solver.set_pv_level(level);
         solver.clear();
-        let r = solver
-            .solve(&pos, &limits, &AtomicBool::new(false), &mut |_| {})
-            .unwrap();
+        let r = solve_at(solver, &pos, level, None);
         let MateOutcome::Mate(line) = r.outcome.clone() else {
             panic!("{level:?}: {:?}", r.outcome);
         };
@@ -501,23 +508,13 @@ fn zukou_73_without_the_tokin_has_no_mate() {
 fn min_length_proves_as_fast_as_the_first_proof() {
     let pos = zukou_position("zuko031");
     let mut solver = Solver::new(64);
-    let run = |solver: &mut Solver, level: PvLevel, nodes: Option<u64>| {
-        solver.set_pv_level(level);
-        solver.clear();
-        let limits = SearchLimits {
-            time: Some(LIMIT),
-            nodes,
-            ..SearchLimits::default()
-        };
-        solver
-            .solve(&pos, &limits, &AtomicBool::new(false), &mut |_| {})
-            .unwrap()
-    };
-    let first = run(&mut solver, PvLevel::None, None);
+    let first = solve_at(&mut solver, &pos, PvLevel::None, None);
     assert!(matches!(first.outcome, MateOutcome::Mate(_)), "{first:?}");
     let cap = solver.config().deepen_nodes;
-    let r = run(
+    solver.clear();
+    let r = solve_at(
         &mut solver,
+        &pos,
         PvLevel::MinLength,
         Some(first.nodes + cap + 1_000),
     );
@@ -539,21 +536,11 @@ fn a_reused_table_survives_a_failed_deepening() {
     let first = zukou_position("zuko031");
     let second = zukou_position("zuko090");
     let mut solver = Solver::new(64);
-    let limits = SearchLimits {
-        time: Some(LIMIT),
-        ..SearchLimits::default()
-    };
-    let mut run = |level: PvLevel, pos: &Position| {
-        solver.set_pv_level(level);
-        solver
-            .solve(pos, &limits, &AtomicBool::new(false), &mut |_| {})
-            .unwrap()
-    };
-    let proof = run(PvLevel::None, &first);
+    let proof = solve_at(&mut solver, &first, PvLevel::None, None);
     assert!(matches!(proof.outcome, MateOutcome::Mate(_)), "{proof:?}");
-    let other = run(PvLevel::MinLength, &second);
+    let other = solve_at(&mut solver, &second, PvLevel::MinLength, None);
     assert!(matches!(other.outcome, MateOutcome::Mate(_)), "{other:?}");
-    let again = run(PvLevel::None, &first);
+    let again = solve_at(&mut solver, &first, PvLevel::None, None);
     assert!(matches!(again.outcome, MateOutcome::Mate(_)), "{again:?}");
     assert!(
         again.nodes * 100 < proof.nodes,

@@ -431,6 +431,16 @@ fn first_line_is_no_length_bound() {
 
 // ---- a perpetual check inside the mating net ------------------------------------------------------
 
+/// A solver with the unsound naive length cache (`SearchConfig::naive_loop_cache`).
+fn naive_solver() -> Solver {
+    let mut naive = Solver::new(16);
+    naive.set_config(kanju::search::SearchConfig {
+        naive_loop_cache: true,
+        ..Default::default()
+    });
+    naive
+}
+
 /// The brute force confirms the lengths; the solver prints lines of exactly that length, proven
 /// shortest, on every witness; and the naive cache, which stores a bounded result resting on a
 /// repetition as if it held on every path, prints another length on at least one of them: the
@@ -454,12 +464,7 @@ fn perpetual_check_inside_the_net() {
             };
             assert!(verify_mate_line(&root, line), "{text}: {line:?}");
             assert_eq!((line.len(), r.exact), (minimax, true), "{text}");
-            let mut naive = Solver::new(16);
-            naive.set_config(kanju::search::SearchConfig {
-                naive_loop_cache: true,
-                ..Default::default()
-            });
-            let r = solve(&mut naive, &root, &limits(5_000_000));
+            let r = solve(&mut naive_solver(), &root, &limits(5_000_000));
             let MateOutcome::Mate(line) = &r.outcome else {
                 panic!("{text}: naive {:?}", r.outcome);
             };
@@ -486,11 +491,7 @@ fn perpetual_check_inside_the_net() {
 #[ignore]
 fn find_perpetual_witnesses() {
     on_big_stack(|| {
-        let (mut aware, mut naive) = (Solver::new(16), Solver::new(16));
-        naive.set_config(kanju::search::SearchConfig {
-            naive_loop_cache: true,
-            ..Default::default()
-        });
+        let (mut aware, mut naive) = (Solver::new(16), naive_solver());
         let limits = limits(200_000);
         let mut both = |root: &Position| {
             aware.clear();
