@@ -166,8 +166,6 @@ struct Ctx<'a> {
     covered: Bitboard,
     /// Neighbours two or more attacker pieces attack now.
     covered_twice: Bitboard,
-    /// Neighbours some defender piece other than the king attacks now.
-    their_covered: Bitboard,
     /// Defender pieces pinned to their king now.
     their_pinned: Bitboard,
     /// Neighbours the king could step to now: not the defender's, not attacked.
@@ -191,6 +189,9 @@ impl<'a> Ctx<'a> {
         // The defender is not in check (the attacker is to move), so no attacker line runs through the
         // king: lifting it out of the occupancy would change nothing here.
         let (covered, covered_twice) = coverage(pos, us, ours, ksq);
+        // One scan of the attacker's lines onto the king gives both the defender's pinned pieces and
+        // the attacker's discoverers: the pieces standing alone on such a line, sorted by colour.
+        let blockers = pos.slider_blockers(us, ksq);
         Some(Ctx {
             pos,
             us,
@@ -203,11 +204,10 @@ impl<'a> Ctx<'a> {
             near,
             covered,
             covered_twice,
-            their_covered: coverage(pos, them, theirs.and_not(Bitboard::from_square(ksq)), ksq).0,
-            their_pinned: pos.pinned(them),
+            their_pinned: blockers & theirs,
             escapes: near.and_not(theirs | covered),
             our_pinned: pos.pinned(us),
-            discoverers: pos.slider_blockers(us, ksq) & ours,
+            discoverers: blockers & ours,
         })
     }
 }

@@ -165,13 +165,12 @@ fn contact_may_stand(ctx: &Ctx, from: Square, to: Square) -> bool {
     if !ctx.covered_twice.contains(to) && !guarded_through(ctx, from, to) {
         return false;
     }
-    if !ctx.their_covered.contains(to) {
-        return true;
-    }
-    let pos = ctx.pos;
-    let king = Bitboard::from_square(ctx.ksq);
-    let takers =
-        pos.attackers_to(ctx.them, to, ctx.occ) & ctx.theirs.and_not(king | ctx.their_pinned);
+    // Asked per candidate rather than once per call for every neighbour: most calls judge no
+    // contact check at all.
+    let takers = ctx.pos.attackers_to(ctx.them, to, ctx.occ)
+        & ctx
+            .theirs
+            .and_not(Bitboard::from_square(ctx.ksq) | ctx.their_pinned);
     takers.into_iter().all(|d| line(ctx.ksq, d).contains(from))
 }
 
