@@ -138,7 +138,13 @@ pub fn generate_checks(pos: &Position, list: &mut MoveList) {
             }
         }
     };
-    let others = own.and_not(pos.kind_bb(PieceKind::King) | pos.kind_bb(PieceKind::Pawn));
+    // A gold-like piece or a silver checks only from a neighbour of the king (promoted or not), so it
+    // must stand within two files and two ranks of it (`king_zone_steps` holds those squares): the
+    // others are skipped without a look. Sliders and knights are filtered by their own tests below.
+    let far_steppers =
+        (pos.golds() | pos.kind_bb(PieceKind::Silver)).and_not(king_zone_steps(eksq));
+    let others =
+        own.and_not(pos.kind_bb(PieceKind::King) | pos.kind_bb(PieceKind::Pawn) | far_steppers);
     if special.is_empty() {
         others.for_each(|from| direct(list, from));
     } else {
