@@ -260,9 +260,18 @@ fn push_board_moves<const NARROW: bool>(
             );
         });
 
+    // Silvers and gold-likes step one square: with a small target only those next to it can reach it.
+    let steppers_near = if NARROW {
+        let mut near = Bitboard::EMPTY;
+        target.for_each(|t| near |= king_attacks(t));
+        near
+    } else {
+        Bitboard::ALL
+    };
+
     let p = Piece::new(PieceKind::Silver, us);
     each_piece(
-        pos.pieces_of(us, PieceKind::Silver),
+        pos.pieces_of(us, PieceKind::Silver) & steppers_near,
         pinned,
         ksq,
         target,
@@ -273,10 +282,16 @@ fn push_board_moves<const NARROW: bool>(
     );
 
     // Gold and the pieces that move like it.
-    each_piece(pos.golds() & own, pinned, ksq, target, |from, target| {
-        let to = gold_attacks(us, from) & target;
-        list.add(Move::base_normal(from, false, pos.piece_at(from)), to);
-    });
+    each_piece(
+        pos.golds() & own & steppers_near,
+        pinned,
+        ksq,
+        target,
+        |from, target| {
+            let to = gold_attacks(us, from) & target;
+            list.add(Move::base_normal(from, false, pos.piece_at(from)), to);
+        },
+    );
 
     // Bishops and rooks may promote; non-promotions are always legal for them.
     let p = Piece::new(PieceKind::Bishop, us);
