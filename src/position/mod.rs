@@ -202,14 +202,29 @@ impl Position {
     /// Only the pieces of `c` that can reach a neighbour at all contribute (`king_zone_*`): in most
     /// positions that is none or a few, so this beats an `attackers_to` per destination. Adding the
     /// destination to `occ` is not needed: a piece on a square only shortens rays beyond it.
+    ///
+    /// The pieces are taken kind by kind (no look-up of each piece's kind): a horse or dragon adds its
+    /// king steps with the step pieces and its line with the sliders, which together are its attacks.
     #[inline]
     pub fn king_danger(&self, c: Color, ksq: Square, occ: Bitboard) -> Bitboard {
-        let relevant = self.pieces(c)
-            & (king_zone_steps(ksq)
-                | ((self.rook_like() | self.kind_bb(PieceKind::Lance)) & king_zone_rook(ksq))
-                | (self.bishop_like() & king_zone_bishop(ksq)));
+        let own = self.pieces(c);
+        let steps = own & king_zone_steps(ksq);
         let mut danger = Bitboard::EMPTY;
-        relevant.for_each(|s| danger |= attacks(self.piece_at(s).kind(), c, s, occ));
+        (steps & self.kind_bb(PieceKind::Pawn)).for_each(|s| danger |= pawn_attacks(c, s));
+        (steps & self.kind_bb(PieceKind::Knight)).for_each(|s| danger |= knight_attacks(c, s));
+        (steps & self.kind_bb(PieceKind::Silver)).for_each(|s| danger |= silver_attacks(c, s));
+        (steps & self.golds()).for_each(|s| danger |= gold_attacks(c, s));
+        (steps
+            & (self.kind_bb(PieceKind::King)
+                | self.kind_bb(PieceKind::Horse)
+                | self.kind_bb(PieceKind::Dragon)))
+        .for_each(|s| danger |= king_attacks(s));
+        let rook_zone = own & king_zone_rook(ksq);
+        (rook_zone & self.kind_bb(PieceKind::Lance))
+            .for_each(|s| danger |= lance_attacks(c, s, occ));
+        (rook_zone & self.rook_like()).for_each(|s| danger |= rook_attacks(s, occ));
+        (own & king_zone_bishop(ksq) & self.bishop_like())
+            .for_each(|s| danger |= bishop_attacks(s, occ));
         danger
     }
 
