@@ -69,6 +69,39 @@ impl Child {
     }
 }
 
+/// The last unsolved looks (`Dfpn::look`) by full position key: a node expanded again looks at the
+/// children that have no table entry yet once more, and this answers most of those repeats without
+/// playing the move. A small direct-mapped array (64 KiB: it stays in the core's own cache, where a
+/// larger one measured slower for the misses it adds). What it holds is an initial estimate and "no
+/// mate in one" for the exact position: a 64-bit key collision could only misplace an estimate or
+/// skip a mate-in-one probe whose mate the expansion then finds among the checks; never an answer.
+pub(super) struct LookCache {
+    slots: Box<[(u64, u32)]>,
+}
+
+impl LookCache {
+    const SLOTS: usize = 1 << 12;
+
+    pub(super) fn new() -> LookCache {
+        LookCache {
+            slots: vec![(0, 0); Self::SLOTS].into_boxed_slice(),
+        }
+    }
+
+    /// The number of checks (OR node) or evasion groups (AND node) of the position, if cached. Key 0
+    /// is never stored, so an empty slot never matches.
+    #[inline(always)]
+    fn get(&self, key: u64) -> Option<PnDn> {
+        let (k, n) = self.slots[key as usize % Self::SLOTS];
+        (k == (key | 1)).then_some(n)
+    }
+
+    #[inline(always)]
+    fn put(&mut self, key: u64, n: usize) {
+        self.slots[key as usize % Self::SLOTS] = (key | 1, n as u32);
+    }
+}
+
 /// Chebyshev distance between two squares.
 #[inline(always)]
 fn distance(a: Square, b: Square) -> u32 {
@@ -342,7 +375,7 @@ impl Dfpn<'_> {
                     c.pn = c.pn.max(d);
                 }
             }
-            Init::Look => self.look(i, or_node, key),
+            Init::Look => self.look(i, or_node, key, board_key ^ hand_key),
         }
     }
 
@@ -362,10 +395,22 @@ impl Dfpn<'_> {
 
     /// `Init::Look`: plays the new child `i` and looks one ply ahead of it (evasions of a check, mate in
     /// one after an evasion); results go straight to the table.
-    fn look(&mut self, i: usize, or_node: bool, key: u64) {
+    ///
+    /// `full`: the child's full key, for the look cache (`LookCache`).
+    fn look(&mut self, i: usize, or_node: bool, key: u64, full: u64) {
+        self.nodes += 1;
+        if let Some(n) = self.looks.get(full) {
+            let c = &mut self.children[i];
+            if or_node {
+                c.pn = c.pn.max(n * UNIT);
+            } else {
+                c.dn = c.dn.max(n * UNIT);
+                c.seen = Seen::NoMate1;
+            }
+            return;
+        }
         let m = self.children[i].mv;
         self.pos.do_move(m);
-        self.nodes += 1;
         let la = &mut self.buf[1];
         let attacker = self.attacker;
         let c = &mut self.children[i];
@@ -388,7 +433,10 @@ impl Dfpn<'_> {
                     self.tt.store(key, &Record::proof(proof, 0, 0, false));
                     (c.pn, c.dn, c.len, c.hand) = (0, INF, 0, proof);
                 }
-                AndLook::Evasions(n) => c.pn = c.pn.max(n as PnDn * UNIT),
+                AndLook::Evasions(n) => {
+                    c.pn = c.pn.max(n as PnDn * UNIT);
+                    self.looks.put(full, n);
+                }
             }
         } else {
             match frontier::look_or(&mut self.pos, attacker, la).0 {
@@ -405,6 +453,7 @@ impl Dfpn<'_> {
                     (c.pn, c.dn, c.hand) = (INF, 0, d);
                 }
                 OrLook::Checks(n) => {
+                    self.looks.put(full, n);
                     c.dn = c.dn.max(n as PnDn * UNIT);
                     c.seen = Seen::NoMate1;
                 }
@@ -539,6 +588,44 @@ mod tests {
             n > refuted + 1 && untouched == n - refuted - 1,
             "{n} {refuted} {untouched}"
         );
+    }
+
+    /// An AND node expanded twice before any child is searched: the second expansion takes every
+    /// unsolved child's look from the cache, which holds exactly the counts the looks found (the
+    /// children's numbers come out the same).
+    #[test]
+    fn a_repeated_look_comes_from_the_cache() {
+        let root = problem_position(
+            &Position::from_sfen("6k2/5L2S/5S3/3R5/9/9/9/9/9 b r2b4g2s4n3l18p 1").unwrap(),
+        );
+        let mut tt = Table::new(16);
+        let limits = SearchLimits::default();
+        let stop = AtomicBool::new(false);
+        let mut on_info = |_: &SearchInfo| {};
+        let config = SearchConfig::default();
+        let mut s = Dfpn::new(&mut tt, root, config, &limits, &stop, &mut on_info);
+        let m = s.pos.parse_usi_move("6d3d").unwrap();
+        s.pos.do_move(m);
+        let path = next_path(s.root_path, m);
+        let n = s.expand(false, 1, path);
+        // Proven children come from the table the second time, the others from the cache.
+        let numbers = |s: &Dfpn| -> Vec<(PnDn, PnDn, bool)> {
+            let looked = |c: &Child| c.seen == Seen::NoMate1;
+            s.children.iter().map(|c| (c.pn, c.dn, looked(c))).collect()
+        };
+        let first = numbers(&s);
+        let mut cached = 0;
+        for c in s.children.iter().filter(|c| c.seen == Seen::NoMate1) {
+            let (board, hand, _) = s.pos.keys_after(c.mv);
+            assert_eq!(s.looks.get(board ^ hand), Some(c.dn / UNIT), "{}", c.mv);
+            cached += 1;
+        }
+        assert!(cached > 0);
+        s.children.clear();
+        let key = s.pos.key();
+        assert_eq!(s.expand(false, 1, path), n);
+        assert_eq!(first, numbers(&s));
+        assert_eq!(s.pos.key(), key);
     }
 
     /// The look-ahead asks mate-1 at every new OR child; the search, entering such a child later,
