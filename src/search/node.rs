@@ -491,7 +491,14 @@ mod tests {
         mate1_probes: u64,
     }
 
-    fn and_node(sfen: &str, check: &str, spec: &str) -> AndNode {
+    /// Runs `f` on a fresh search (16 MiB table, no limits) of the tsume problem `sfen` with the
+    /// switches `spec`, its root on the path and the check `check` played.
+    fn after_check<R>(
+        sfen: &str,
+        spec: &str,
+        check: &str,
+        f: impl FnOnce(&mut Dfpn, u64) -> R,
+    ) -> R {
         let root = problem_position(&Position::from_sfen(sfen).unwrap());
         let mut config = SearchConfig::default();
         config.apply(spec).unwrap();
@@ -506,6 +513,14 @@ mod tests {
         s.pos.do_move(m);
         s.path.insert(s.pos.key(), 1);
         let path = next_path(s.root_path, m);
+        f(&mut s, path)
+    }
+
+    fn and_node(sfen: &str, check: &str, spec: &str) -> AndNode {
+        after_check(sfen, spec, check, and_node_in)
+    }
+
+    fn and_node_in(s: &mut Dfpn, path: u64) -> AndNode {
         s.expand(false, 1, path);
         let chained = s.children.iter().filter(|c| !c.active).count();
         s.children.clear();
@@ -564,30 +579,23 @@ mod tests {
     /// probed nor looked at. After P*5b the king takes the pawn and leaves the attacker nothing.
     #[test]
     fn a_general_refutation_ends_the_expansion() {
-        let root = problem_position(&Position::from_sfen("4k4/9/9/9/9/9/9/9/9 b P 1").unwrap());
-        let mut tt = Table::new(16);
-        let limits = SearchLimits::default();
-        let stop = AtomicBool::new(false);
-        let mut on_info = |_: &SearchInfo| {};
-        let config = SearchConfig::default();
-        let mut s = Dfpn::new(&mut tt, root, config, &limits, &stop, &mut on_info);
-        let m = s.pos.parse_usi_move("P*5b").unwrap();
-        s.pos.do_move(m);
-        let n = s.expand(false, 1, next_path(s.root_path, m));
-        let refuted = s
-            .children
-            .iter()
-            .position(|c| c.dn == 0)
-            .expect("a refutation");
-        assert!(s.children[refuted].dep.is_general());
-        let untouched = s.children[refuted + 1..]
-            .iter()
-            .filter(|c| c.seen == Seen::Before && c.pn == UNIT && c.dn == UNIT)
-            .count();
-        assert!(
-            n > refuted + 1 && untouched == n - refuted - 1,
-            "{n} {refuted} {untouched}"
-        );
+        after_check("4k4/9/9/9/9/9/9/9/9 b P 1", "default", "P*5b", |s, path| {
+            let n = s.expand(false, 1, path);
+            let refuted = s
+                .children
+                .iter()
+                .position(|c| c.dn == 0)
+                .expect("a refutation");
+            assert!(s.children[refuted].dep.is_general());
+            let untouched = s.children[refuted + 1..]
+                .iter()
+                .filter(|c| c.seen == Seen::Before && c.pn == UNIT && c.dn == UNIT)
+                .count();
+            assert!(
+                n > refuted + 1 && untouched == n - refuted - 1,
+                "{n} {refuted} {untouched}"
+            );
+        });
     }
 
     /// An AND node expanded twice before any child is searched: the second expansion takes every
@@ -595,37 +603,28 @@ mod tests {
     /// children's numbers come out the same).
     #[test]
     fn a_repeated_look_comes_from_the_cache() {
-        let root = problem_position(
-            &Position::from_sfen("6k2/5L2S/5S3/3R5/9/9/9/9/9 b r2b4g2s4n3l18p 1").unwrap(),
-        );
-        let mut tt = Table::new(16);
-        let limits = SearchLimits::default();
-        let stop = AtomicBool::new(false);
-        let mut on_info = |_: &SearchInfo| {};
-        let config = SearchConfig::default();
-        let mut s = Dfpn::new(&mut tt, root, config, &limits, &stop, &mut on_info);
-        let m = s.pos.parse_usi_move("6d3d").unwrap();
-        s.pos.do_move(m);
-        let path = next_path(s.root_path, m);
-        let n = s.expand(false, 1, path);
-        // Proven children come from the table the second time, the others from the cache.
-        let numbers = |s: &Dfpn| -> Vec<(PnDn, PnDn, bool)> {
-            let looked = |c: &Child| c.seen == Seen::NoMate1;
-            s.children.iter().map(|c| (c.pn, c.dn, looked(c))).collect()
-        };
-        let first = numbers(&s);
-        let mut cached = 0;
-        for c in s.children.iter().filter(|c| c.seen == Seen::NoMate1) {
-            let (board, hand, _) = s.pos.keys_after(c.mv);
-            assert_eq!(s.looks.get(board ^ hand), Some(c.dn / UNIT), "{}", c.mv);
-            cached += 1;
-        }
-        assert!(cached > 0);
-        s.children.clear();
-        let key = s.pos.key();
-        assert_eq!(s.expand(false, 1, path), n);
-        assert_eq!(first, numbers(&s));
-        assert_eq!(s.pos.key(), key);
+        let sfen = "6k2/5L2S/5S3/3R5/9/9/9/9/9 b r2b4g2s4n3l18p 1";
+        after_check(sfen, "default", "6d3d", |s, path| {
+            let n = s.expand(false, 1, path);
+            // Proven children come from the table the second time, the others from the cache.
+            let numbers = |s: &Dfpn| -> Vec<(PnDn, PnDn, bool)> {
+                let looked = |c: &Child| c.seen == Seen::NoMate1;
+                s.children.iter().map(|c| (c.pn, c.dn, looked(c))).collect()
+            };
+            let first = numbers(s);
+            let mut cached = 0;
+            for c in s.children.iter().filter(|c| c.seen == Seen::NoMate1) {
+                let (board, hand, _) = s.pos.keys_after(c.mv);
+                assert_eq!(s.looks.get(board ^ hand), Some(c.dn / UNIT), "{}", c.mv);
+                cached += 1;
+            }
+            assert!(cached > 0);
+            s.children.clear();
+            let key = s.pos.key();
+            assert_eq!(s.expand(false, 1, path), n);
+            assert_eq!(first, numbers(s));
+            assert_eq!(s.pos.key(), key);
+        });
     }
 
     /// The look-ahead asks mate-1 at every new OR child; the search, entering such a child later,
