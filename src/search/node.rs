@@ -76,7 +76,7 @@ impl Child {
 /// mate in one" for the exact position: a 64-bit key collision could only misplace an estimate or
 /// skip a mate-in-one probe whose mate the expansion then finds among the checks; never an answer.
 pub(super) struct LookCache {
-    slots: Box<[(u64, u32)]>,
+    slots: Box<[(u64, PnDn)]>,
 }
 
 impl LookCache {
@@ -97,8 +97,8 @@ impl LookCache {
     }
 
     #[inline(always)]
-    fn put(&mut self, key: u64, n: usize) {
-        self.slots[key as usize % Self::SLOTS] = (key | 1, n as u32);
+    fn put(&mut self, key: u64, n: PnDn) {
+        self.slots[key as usize % Self::SLOTS] = (key | 1, n);
     }
 }
 
@@ -393,27 +393,41 @@ impl Dfpn<'_> {
         }
     }
 
-    /// `Init::Look`: plays the new child `i` and looks one ply ahead of it (evasions of a check, mate in
-    /// one after an evasion); results go straight to the table.
-    ///
-    /// `full`: the child's full key, for the look cache (`LookCache`).
+    /// `Init::Look`: the new child `i`'s numbers from a look one ply ahead of it (evasions of a check,
+    /// mate in one after an evasion), taken from the look cache when it has the position (`full`: the
+    /// child's full key). A look counts as a node either way, so node counts and node budgets are those
+    /// of a search without the cache.
     fn look(&mut self, i: usize, or_node: bool, key: u64, full: u64) {
         self.nodes += 1;
-        if let Some(n) = self.looks.get(full) {
-            let c = &mut self.children[i];
-            if or_node {
-                c.pn = c.pn.max(n * UNIT);
-            } else {
-                c.dn = c.dn.max(n * UNIT);
-                c.seen = Seen::NoMate1;
-            }
-            return;
+        let n = match self.looks.get(full) {
+            Some(n) => n,
+            None => match self.play_look(i, or_node, key) {
+                Some(n) => {
+                    self.looks.put(full, n);
+                    n
+                }
+                None => return,
+            },
+        };
+        let c = &mut self.children[i];
+        if or_node {
+            c.pn = c.pn.max(n * UNIT);
+        } else {
+            c.dn = c.dn.max(n * UNIT);
+            c.seen = Seen::NoMate1;
         }
+    }
+
+    /// Plays the new child `i` and looks one ply ahead of it. A child the look solves gets its result
+    /// (stored in the table too) and `None`; otherwise its number of evasion groups (a check) or of
+    /// checks (an evasion, with no mate in one).
+    fn play_look(&mut self, i: usize, or_node: bool, key: u64) -> Option<PnDn> {
         let m = self.children[i].mv;
         self.pos.do_move(m);
         let la = &mut self.buf[1];
         let attacker = self.attacker;
         let c = &mut self.children[i];
+        let mut count = None;
         if or_node {
             match frontier::look_and(&self.pos, attacker) {
                 AndLook::Mated(extra) if self.spare => {
@@ -433,10 +447,7 @@ impl Dfpn<'_> {
                     self.tt.store(key, &Record::proof(proof, 0, 0, false));
                     (c.pn, c.dn, c.len, c.hand) = (0, INF, 0, proof);
                 }
-                AndLook::Evasions(n) => {
-                    c.pn = c.pn.max(n as PnDn * UNIT);
-                    self.looks.put(full, n);
-                }
+                AndLook::Evasions(n) => count = Some(n as PnDn),
             }
         } else {
             match frontier::look_or(&mut self.pos, attacker, la).0 {
@@ -452,14 +463,11 @@ impl Dfpn<'_> {
                     self.tt.store(key, &Record::disproof(d, true));
                     (c.pn, c.dn, c.hand) = (INF, 0, d);
                 }
-                OrLook::Checks(n) => {
-                    self.looks.put(full, n);
-                    c.dn = c.dn.max(n as PnDn * UNIT);
-                    c.seen = Seen::NoMate1;
-                }
+                OrLook::Checks(n) => count = Some(n as PnDn),
             }
         }
         self.pos.undo_move(m);
+        count
     }
 }
 
