@@ -347,6 +347,35 @@ fn a_chase_past_the_depth_limit_does_not_end_the_search() {
     }
 }
 
+/// A proof found under a depth limit is read whatever the limit: with a first limit of 6 plies, the
+/// table's proof of a mate in 7 holds lines that a transposition makes longer than 6 plies, and both
+/// the first line and the exact one are rebuilt (once the reading stopped at the limit and answered
+/// "proven, but the line could not be rebuilt").
+#[test]
+fn a_proof_under_a_depth_limit_is_read_past_it() {
+    let mut solver = Solver::new(16);
+    let mut config = solver.config().clone();
+    config.max_ply = 6;
+    solver.set_config(config);
+    for p in load_problems("yaneuraou-mate7.tsv") {
+        let pos = Position::from_sfen(&p.sfen).unwrap();
+        for level in [PvLevel::None, PvLevel::MinLength] {
+            solver.clear();
+            let r = solve_at(&mut solver, &pos, level, None);
+            match (&r.outcome, level) {
+                (MateOutcome::Mate(line), PvLevel::None) => {
+                    assert!(verify_mate_line(&pos, line), "{}: {line:?}", p.id)
+                }
+                (outcome, _) => {
+                    if let Some(e) = judge(&p, &pos, outcome) {
+                        panic!("{} at {level:?}: {e} ({:?})", p.id, r.note);
+                    }
+                }
+            }
+        }
+    }
+}
+
 /// The field's yardsticks with a table much smaller than their trees: Kotobuki (Zukou #100, 611 plies)
 /// and Microcosmos (1525 plies) proven with 256 MiB, each with a checked line. 2 to 7 minutes on a
 /// 2-core machine (Microcosmos: 95 M nodes, twice what it needs with 2 GiB), hence ignored; run with

@@ -379,8 +379,12 @@ fn problem_line(p: &Problem, r: Option<&Report>, g: &Grade) -> String {
         Grade::Timeout => "timeout".to_string(),
         Grade::Illegal(why) => format!("illegal: {why}"),
     };
+    let note = r
+        .note
+        .as_ref()
+        .map_or(String::new(), |n| format!("  ({n})"));
     format!(
-        "  {}  expected {}  got {}  {}  {:.3} s  {} nodes",
+        "  {}  expected {}  got {}  {}  {:.3} s  {} nodes{note}",
         p.id,
         p.expected,
         answer,

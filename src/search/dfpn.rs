@@ -104,6 +104,8 @@ pub(super) struct Dfpn<'a> {
     pub aborted: bool,
     /// The current depth limit.
     pub max_ply: u32,
+    /// Some child was cut by the depth limit since the table last dropped the cuts' results.
+    pub depth_cuts: bool,
     /// Full keys of the positions on the current path (root included) → ply.
     pub path: PathMap,
     /// Mixed into every table key: the attacker's colour and the material of the whole problem.
@@ -172,6 +174,7 @@ impl<'a> Dfpn<'a> {
             node_budget: None,
             aborted: false,
             max_ply,
+            depth_cuts: false,
             path: PathMap::default(),
             salt,
             main_salt: salt,
@@ -224,7 +227,7 @@ impl<'a> Dfpn<'a> {
                     ));
                 }
                 self.max_ply = (self.max_ply * 2).min(HARD_MAX_PLY);
-                self.tt.purge_depth_cuts();
+                self.lift_depth_cuts();
                 log::info!("depth limit raised to {} plies", self.max_ply);
                 continue;
             }
@@ -233,6 +236,14 @@ impl<'a> Dfpn<'a> {
                 "proof numbers saturated (pn {}, dn {}): the tree is too wide to rank",
                 r.pn, r.dn
             ));
+        }
+    }
+
+    /// Drops the results that rest on the depth limit, when there are any (after the limit rose).
+    pub(super) fn lift_depth_cuts(&mut self) {
+        if self.depth_cuts {
+            self.tt.purge_depth_cuts();
+            self.depth_cuts = false;
         }
     }
 

@@ -323,6 +323,7 @@ impl Dfpn<'_> {
         if budget == UNBOUNDED {
             if ply + 1 >= self.max_ply {
                 // Cut by the depth limit: unsolved on every path through the root.
+                self.depth_cuts = true;
                 (c.pn, c.dn, c.dep) = (INF, 0, Dependence::DepthCut);
                 return;
             }

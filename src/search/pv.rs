@@ -131,6 +131,11 @@ pub(super) struct Line {
 /// the position, the path set and the horizon as it found them.
 pub(super) fn extract(s: &mut Dfpn, level: PvLevel) -> Option<Line> {
     log::debug!("pv: proof at nodes {}", s.nodes);
+    // A proof holds whatever the depth limit, but the line it gives may be longer than the limit
+    // (a proof found at ply p may be read at a deeper ply q through a transposition): reading and
+    // re-proving lost nodes must not be cut by it.
+    s.max_ply = super::dfpn::HARD_MAX_PLY;
+    s.lift_depth_cuts();
     s.node_budget = s.config.phase_budget(s.nodes);
     let step = s.config.phase_step(s.nodes);
     let line = extract_within_budget(s, level, step);
