@@ -313,15 +313,21 @@ fn tiny_table_still_proves_a_medium_problem() {
     );
 }
 
+/// A solver with a table of `mb` MiB whose search starts with a depth limit of `plies`.
+fn solver_with_first_depth_limit(mb: usize, plies: u32) -> Solver {
+    let mut solver = Solver::new(mb);
+    let mut config = solver.config().clone();
+    config.max_ply = plies;
+    solver.set_config(config);
+    solver
+}
+
 /// A check chase that runs past the depth limit does not end the search: with a first limit of 8
 /// plies, mates of 21 and 45 plies are still found (the search raises the limit when its answer rests
 /// on cut lines, and says nothing of "no mate").
 #[test]
 fn a_chase_past_the_depth_limit_does_not_end_the_search() {
-    let mut solver = Solver::new(64);
-    let mut config = solver.config().clone();
-    config.max_ply = 8;
-    solver.set_config(config);
+    let mut solver = solver_with_first_depth_limit(64, 8);
     for id in ["zuko002", "zuko003"] {
         let pos = zukou_position(id);
         let limits = SearchLimits {
@@ -353,10 +359,7 @@ fn a_chase_past_the_depth_limit_does_not_end_the_search() {
 /// "proven, but the line could not be rebuilt").
 #[test]
 fn a_proof_under_a_depth_limit_is_read_past_it() {
-    let mut solver = Solver::new(16);
-    let mut config = solver.config().clone();
-    config.max_ply = 6;
-    solver.set_config(config);
+    let mut solver = solver_with_first_depth_limit(16, 6);
     for p in load_problems("yaneuraou-mate7.tsv") {
         let pos = Position::from_sfen(&p.sfen).unwrap();
         for level in [PvLevel::None, PvLevel::MinLength] {

@@ -44,8 +44,8 @@ struct Entry {
     hand: Hand,
     pn: PnDn,
     dn: PnDn,
-    /// Search effort spent below this entry (nodes, saturating): what replacement and GC keep. Never 0
-    /// in a live entry; 0 marks an empty slot (whose key is 0 too).
+    /// Search effort spent below this entry (nodes, saturating, at least 1): what replacement and GC
+    /// keep.
     amount: u32,
     /// Best move (`Move::to_u16`), 0 if none.
     best: u16,
@@ -90,11 +90,6 @@ impl Entry {
                 unreachable!("only path-dependent results carry a path")
             }
         }
-    }
-
-    #[inline(always)]
-    fn is_live(&self) -> bool {
-        self.amount != 0
     }
 
     #[inline(always)]
@@ -179,7 +174,7 @@ const CLUSTER: usize = 8;
 #[derive(Clone, Copy, Default)]
 #[repr(C, align(64))]
 struct Cluster {
-    /// Board keys (salted) of the slots; 0 for an empty slot.
+    /// Board keys (salted, see `slot_key`) of the slots; 0 for an empty slot, the one mark of one.
     keys: [u64; CLUSTER],
     entries: [Entry; CLUSTER],
 }
@@ -461,7 +456,7 @@ impl Table {
             found: false,
         };
         for (i, e) in c.entries.iter().enumerate() {
-            if c.keys[i] != key || !e.is_live() {
+            if c.keys[i] != key {
                 continue;
             }
             if e.is_path_dependent() {
@@ -591,8 +586,7 @@ impl Table {
         // estimate the same budget; a bounded disproof takes the place of the estimates it decides) is
         // updated in place, keeping the effort already spent there.
         let same = |e: &Entry| {
-            e.is_live()
-                && e.hand == rec.hand
+            e.hand == rec.hand
                 && e.is_path_dependent() == new.is_path_dependent()
                 && e.is_bounded() == new.is_bounded()
                 && (!new.is_path_dependent() || e.path() == rec.path)
@@ -675,7 +669,7 @@ impl Table {
             let same_slot = e.hand == new.hand
                 && e.is_bounded() == new.is_bounded()
                 && e.is_path_dependent() == new.is_path_dependent();
-            if !e.is_live() || c.keys[i] != key || same_slot {
+            if c.keys[i] != key || same_slot {
                 continue;
             }
             let decided = if proven {
@@ -709,7 +703,7 @@ impl Table {
         self.gcs += 1;
         let mut histogram = [0usize; 65];
         for c in &self.clusters {
-            for e in c.entries.iter().filter(|e| e.is_live()) {
+            for (e, _) in c.entries.iter().zip(c.keys).filter(|&(_, k)| k != 0) {
                 histogram[64 - e.value().leading_zeros() as usize] += 1;
             }
         }
@@ -728,7 +722,7 @@ impl Table {
         let mut freed = 0;
         for c in &mut self.clusters {
             for i in 0..CLUSTER {
-                if c.entries[i].is_live() && c.entries[i].value() < limit {
+                if c.keys[i] != 0 && c.entries[i].value() < limit {
                     c.free(i);
                     freed += 1;
                 }
@@ -744,7 +738,7 @@ impl Table {
         let mut freed = 0;
         for c in &mut self.clusters {
             for i in 0..CLUSTER {
-                if c.entries[i].is_live() && c.entries[i].dependence() == Dependence::DepthCut {
+                if c.keys[i] != 0 && c.entries[i].dependence() == Dependence::DepthCut {
                     c.free(i);
                     freed += 1;
                 }
