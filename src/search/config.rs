@@ -41,6 +41,9 @@ pub struct SearchConfig {
     /// plies left, where it answers "mate within 3?" exactly (needs `mate1`).
     pub pv_mate3: bool,
     pub init: Init,
+    /// Inferior repetitions (`loops.rs`): an ancestor's board where the attacker held at least as
+    /// much is cut like a repetition.
+    pub inferior: bool,
     /// Initial pn of a check grows with its distance from the king (with `Init::Unit`).
     pub distance: bool,
     /// The first depth limit (plies from the root). Raised when the search rests on it.
@@ -88,6 +91,7 @@ impl Default for SearchConfig {
             // the lazy one's on Zukou (15 M vs 37 M entries), 0.71× the time there, 0.63× on
             // Microcosmos, 0.44× on Kotobuki, the same on the short sets.
             init: Init::Look,
+            inferior: true,
             distance: true,
             max_ply: 4000,
             phase_budget_pct: 20,
@@ -111,6 +115,7 @@ impl SearchConfig {
             mate3: false,
             pv_mate3: false,
             init: Init::Unit,
+            inferior: false,
             distance: false,
             max_ply: 4000,
             phase_budget_pct: 20,
@@ -188,6 +193,7 @@ impl SearchConfig {
                     }
                 }
                 "distance" => self.distance = flag()?,
+                "inferior" => self.inferior = flag()?,
                 "maxply" => self.max_ply = number()?.max(2),
                 "phasebudget" => self.phase_budget_pct = number()?,
                 "sparetest" => self.spare_test_nodes = u64::from(number()?),
@@ -204,7 +210,7 @@ impl fmt::Display for SearchConfig {
         let on = |b: bool| if b { "on" } else { "off" };
         write!(
             f,
-            "agg={},eps={},edge={},chains={},promochains={},mate1={},mate3={},pvmate3={},init={},distance={},maxply={},phasebudget={},sparetest={},deepen={}",
+            "agg={},eps={},edge={},chains={},promochains={},mate1={},mate3={},pvmate3={},init={},distance={},inferior={},maxply={},phasebudget={},sparetest={},deepen={}",
             match self.aggregation {
                 Aggregation::Sum => "sum",
                 Aggregation::Weak => "weak",
@@ -221,6 +227,7 @@ impl fmt::Display for SearchConfig {
                 Init::Look => "look",
             },
             on(self.distance),
+            on(self.inferior),
             self.max_ply,
             self.phase_budget_pct,
             self.spare_test_nodes,

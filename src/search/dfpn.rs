@@ -17,7 +17,7 @@
 
 use super::config::SearchConfig;
 use super::hands;
-use super::loops::{Dependence, PathMap, ROOT_PATH, next_path};
+use super::loops::{Dependence, PathBoards, PathMap, ROOT_PATH, next_path};
 use super::node::Child;
 use super::numbers::{Combined, INF, PN_MAX, PnDn, add, best_threshold};
 use super::spare::Excuse;
@@ -98,6 +98,8 @@ pub(super) struct Dfpn<'a> {
     next_info: Duration,
     pub nodes: u64,
     pub mate1_probes: u64,
+    /// Children cut as inferior repetitions that are no exact repetition (`loops.rs`).
+    pub inferior_cuts: u64,
     next_poll: u64,
     /// A node count at which the search stops, besides the user's limits (the PV phase's budget).
     pub node_budget: Option<u64>,
@@ -108,6 +110,9 @@ pub(super) struct Dfpn<'a> {
     pub depth_cuts: bool,
     /// Full keys of the positions on the current path (root included) → ply.
     pub path: PathMap,
+    /// The boards of the current path with the attacker's hands, for inferior repetitions (`loops.rs`):
+    /// kept by the main loop of `mid` and the root only (a path without them only cuts less).
+    pub boards: PathBoards,
     /// Mixed into every table key: the attacker's colour and the material of the whole problem.
     /// Superiority compares attacker hands on one board, which is sound only while the board and the
     /// attacker's hand determine the defender's hand — true within one problem, not across problems
@@ -170,12 +175,14 @@ impl<'a> Dfpn<'a> {
             next_info: limits.info_interval.unwrap_or(Duration::MAX),
             nodes: 0,
             mate1_probes: 0,
+            inferior_cuts: 0,
             next_poll: POLL_INTERVAL,
             node_budget: None,
             aborted: false,
             max_ply,
             depth_cuts: false,
             path: PathMap::default(),
+            boards: PathBoards::default(),
             salt,
             main_salt: salt,
             futile_skip: false,
@@ -197,6 +204,9 @@ impl<'a> Dfpn<'a> {
     pub(super) fn run(&mut self) -> RootResult {
         let root_key = self.pos.key();
         self.path.insert(root_key, 0);
+        self.boards.clear();
+        self.boards
+            .push(self.pos.board_key(), self.pos.hand(self.attacker), 0);
         // Path keys start from the root's own key: path-dependent results never match another root.
         self.root_path = ROOT_PATH ^ root_key ^ self.salt;
         if self.deepen {
@@ -530,7 +540,11 @@ impl<'a> Dfpn<'a> {
             self.pos.do_move(m);
             let child_key = self.pos.key();
             self.path.insert(child_key, ply + 1);
+            let child_board = self.pos.board_key();
+            self.boards
+                .push(child_board, self.pos.hand(self.attacker), ply + 1);
             let r = self.mid(cthpn, cthdn, ply + 1, next_path(path, m), c.seen);
+            self.boards.pop(child_board);
             self.path.remove(&child_key);
             self.pos.undo_move(m);
             let c = &mut self.children[best];

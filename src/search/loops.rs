@@ -8,8 +8,25 @@
 //!
 //! The positions on the current path live in a `PathMap` (full key → ply), so that detecting a
 //! repetition is one hash look-up whatever the path's length.
+//!
+//! **Inferior repetitions** (`PathBoards`). A position whose board is that of an ancestor on the path,
+//! with the same side to move, where the attacker holds no more than it held there (the defender, who
+//! holds every other piece, no less), is cut like a repetition: a loss for the attacker on this path.
+//! Why this loses no mate: let X be the ancestor and Y the inferior copy below it. A proof of Y is a
+//! proof of X too (the same moves: every drop of the attacker is still possible, and the defender,
+//! holding a subset of its pieces at Y, has only a subset of its answers), and it is strictly smaller
+//! and shorter than any proof of X through Y. So a smallest proof of X never passes an inferior copy
+//! of X, nor of any node below X: the search may cut them all without losing X's mate, and a shortest
+//! mate within a bound is not lost either (the copy's subtree is shorter). A cut stands for the loop to
+//! X's ply (`Dependence::Loop`, like a repetition of X, which is the case of equal hands), so it holds on
+//! this path only and settles at X itself (`Dependence::settle`). Only the defender's being steered
+//! into such a copy is ruled out for the attacker, so the defender's longest resistance is measured in
+//! the same game. (Not in the canonical and spare games, whose rules on interpositions and leftover
+//! pieces make "more in hand" no simple advantage.) On a chase where pieces shuttle between the hands
+//! it ends each shuttle after one round: in Zukou #8 after 9i9b+ S*8b, one line of the search dived past
+//! 1,700 plies over only 131 boards, and that position is proven in 18 M nodes instead of 51 M.
 
-use crate::position::Move;
+use crate::position::{Hand, Move};
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 
@@ -180,6 +197,68 @@ impl Hasher for KeyHasher {
 /// The positions on the current path: full key (board and hands) → ply.
 pub type PathMap = HashMap<u64, u32, BuildHasherDefault<KeyHasher>>;
 
+/// No earlier occurrence of a board.
+const NO_OCCURRENCE: u32 = u32::MAX;
+
+/// One occurrence of a board on the current path.
+struct Occurrence {
+    /// The attacker's hand there.
+    hand: Hand,
+    ply: u32,
+    /// The previous (shallower) occurrence of the same board, or `NO_OCCURRENCE`.
+    prev: u32,
+}
+
+/// The boards on the current path with the attacker's hand at each occurrence (see the module's note
+/// on inferior repetitions): board key → the deepest occurrence, each occurrence linked to the one
+/// before. Occurrences are pushed and popped in path order.
+#[derive(Default)]
+pub struct PathBoards {
+    deepest: HashMap<u64, u32, BuildHasherDefault<KeyHasher>>,
+    stack: Vec<Occurrence>,
+}
+
+impl PathBoards {
+    pub fn clear(&mut self) {
+        self.deepest.clear();
+        self.stack.clear();
+    }
+
+    /// Enters a node at `ply` with board key `board` and attacker hand `hand`.
+    #[inline(always)]
+    pub fn push(&mut self, board: u64, hand: Hand, ply: u32) {
+        let idx = self.stack.len() as u32;
+        let prev = self.deepest.insert(board, idx).unwrap_or(NO_OCCURRENCE);
+        self.stack.push(Occurrence { hand, ply, prev });
+    }
+
+    /// Leaves the node last entered, whose board key is `board`.
+    #[inline(always)]
+    pub fn pop(&mut self, board: u64) {
+        let o = self.stack.pop().expect("a node was entered");
+        if o.prev == NO_OCCURRENCE {
+            self.deepest.remove(&board);
+        } else {
+            self.deepest.insert(board, o.prev);
+        }
+    }
+
+    /// The ply of the deepest occurrence of `board` on the path where the attacker held at least
+    /// `hand`: a child with this board and hand is an inferior (or exact) repetition of it.
+    #[inline(always)]
+    pub fn superior(&self, board: u64, hand: Hand) -> Option<u32> {
+        let mut i = *self.deepest.get(&board)?;
+        while i != NO_OCCURRENCE {
+            let o = &self.stack[i as usize];
+            if o.hand.covers(hand) {
+                return Some(o.ply);
+            }
+            i = o.prev;
+        }
+        None
+    }
+}
+
 /// The path key of a child: a hash of the move sequence from the root, order-sensitive. Path-dependent
 /// disproofs are stored under it.
 #[inline(always)]
@@ -251,6 +330,42 @@ mod tests {
         assert!(w(9, Some(0)).generality() < w(1, Option::None).generality());
         assert!(w(3, Option::None).generality() < w(5, Option::None).generality());
         assert!(w(5, Option::None).generality() < None.generality());
+    }
+
+    /// A board is found again only where the attacker held at least the hand asked about, the deepest
+    /// such occurrence first; leaving nodes restores what was there.
+    #[test]
+    fn inferior_repetitions_need_a_covering_hand() {
+        use crate::position::PieceKind::{Gold, Pawn, Rook};
+        let hand = |kinds: &[crate::position::PieceKind]| {
+            let mut h = Hand::EMPTY;
+            for &k in kinds {
+                h.add(k);
+            }
+            h
+        };
+        let (b, other) = (0x1234_5678_9abc_def0, 0x0fed_cba9_8765_4321);
+        let mut boards = PathBoards::default();
+        boards.push(b, hand(&[Rook, Pawn]), 0);
+        boards.push(other, hand(&[Rook]), 1);
+        // Less or as much: an inferior (or exact) repetition of ply 0.
+        assert_eq!(boards.superior(b, hand(&[Rook])), Some(0));
+        assert_eq!(boards.superior(b, hand(&[Rook, Pawn])), Some(0));
+        assert_eq!(boards.superior(b, Hand::EMPTY), Some(0));
+        // More, or something else: the attacker may have made progress.
+        assert_eq!(boards.superior(b, hand(&[Rook, Pawn, Pawn])), None);
+        assert_eq!(boards.superior(b, hand(&[Gold])), None);
+        assert_eq!(boards.superior(0x42, Hand::EMPTY), None);
+        // A deeper occurrence with less in hand: the deepest one that covers answers.
+        boards.push(b, hand(&[Rook]), 2);
+        assert_eq!(boards.superior(b, hand(&[Rook])), Some(2));
+        assert_eq!(boards.superior(b, hand(&[Pawn])), Some(0));
+        boards.pop(b);
+        assert_eq!(boards.superior(b, hand(&[Rook])), Some(0));
+        boards.pop(other);
+        assert_eq!(boards.superior(other, Hand::EMPTY), None);
+        boards.pop(b);
+        assert_eq!(boards.superior(b, Hand::EMPTY), None);
     }
 
     #[test]

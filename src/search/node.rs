@@ -307,9 +307,36 @@ impl Dfpn<'_> {
             self.pos.hand(self.attacker)
         };
         let budget = self.budget(ply + 1);
+        self.children[i].hand = child_hand;
+        // An inferior repetition (an ancestor's board where the attacker held at least as much, see
+        // `loops.rs`), only in the game where more in hand is simply better; an exact one in any game.
+        let exact = self.path.get(&(board_key ^ hand_key)).copied();
+        let repeated = if self.config.inferior && !self.futile_skip && !self.spare {
+            let at = self.boards.superior(board_key, child_hand);
+            if at.is_some() && exact.is_none() {
+                // A proof of the copy found elsewhere is a real mate (proofs rest on no path), and
+                // it proves the ancestor too: taken rather than cut.
+                let p = self.tt.probe(
+                    board_key ^ self.salt,
+                    child_hand,
+                    next_path(path, m),
+                    budget,
+                );
+                if p.is_proven() {
+                    let c = &mut self.children[i];
+                    (c.pn, c.dn, c.len, c.hand, c.dep) = (p.pn, p.dn, p.len, p.hand, p.dep);
+                    return;
+                }
+                self.inferior_cuts += 1;
+            }
+            // The deepest covering occurrence: an exact repetition is one, unless its board was
+            // entered by a phase that keeps no boards (the PV walk).
+            at.max(exact)
+        } else {
+            exact
+        };
         let c = &mut self.children[i];
-        c.hand = child_hand;
-        if let Some(&at) = self.path.get(&(board_key ^ hand_key)) {
+        if let Some(at) = repeated {
             // A repetition: lost for the attacker on this path. (A bounded search may cut it too: a
             // shortest mate never repeats a position; see `pv.rs`.)
             let dep = if budget == UNBOUNDED {
@@ -646,6 +673,38 @@ mod tests {
         assert_eq!(look.mate1_probes, 0);
         let unit = and_node(sfen, check, "init=unit");
         assert!(unit.proven && unit.mate1_probes > 0);
+    }
+
+    /// An evasion that leads to a board of the path where the attacker held at least as much is cut
+    /// like a repetition, resting on that ply, unless the table proves it; with the switch off it is
+    /// searched as usual. (The
+    /// ancestor is planted in the path's boards: after 6d3d the evasion 3a2b leads to a board no real
+    /// ancestor here has.)
+    #[test]
+    fn an_inferior_repetition_is_cut_like_a_repetition() {
+        let sfen = "6k2/5L2S/5S3/3R5/9/9/9/9/9 b r2b4g2s4n3l18p 1";
+        for (spec, cut) in [("default", true), ("inferior=off", false)] {
+            after_check(sfen, spec, "6d3d", |s, path| {
+                let evasion = s.pos.parse_usi_move("3a2b").unwrap();
+                let (board, _, _) = s.pos.keys_after(evasion);
+                let mut more = s.pos.hand(s.attacker);
+                more.add(PieceKind::Pawn);
+                s.boards.push(board, more, 0);
+                s.expand(false, 1, path);
+                let c = s.children.iter().find(|c| c.mv == evasion).unwrap();
+                let is_cut = c.dn == 0 && c.dep == Dependence::Loop { ply: 0 };
+                assert_eq!(is_cut, cut, "{spec}: {c:?}");
+                assert_eq!(s.inferior_cuts, u64::from(cut));
+                // A proof of the copy in the table is taken, not cut (a proof rests on no path).
+                s.children.clear();
+                let key = board ^ s.salt;
+                s.tt.store(key, &Record::proof(Hand::EMPTY, 3, 0, true));
+                s.expand(false, 1, path);
+                let c = s.children.iter().find(|c| c.mv == evasion).unwrap();
+                assert_eq!((c.pn, c.len), (0, 3), "{spec}: {c:?}");
+                assert_eq!(s.inferior_cuts, u64::from(cut));
+            });
+        }
     }
 
     /// A promotion and its non-promotion: after G*2i the defender's only answers are the silver's

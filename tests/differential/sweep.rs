@@ -71,6 +71,10 @@ struct Tally {
     unfinished_pv: u32,
     /// Solver no mate, brute force no mate within `DEPTH` or at all.
     agreed_no_mates: u32,
+    /// Children the solver cut as inferior repetitions (no exact repetition), over all positions, and
+    /// the positions with at least one.
+    inferior_cuts: u64,
+    positions_with_inferior_cuts: u32,
 }
 
 impl Tally {
@@ -125,6 +129,13 @@ impl Tally {
             ("agreed no-mates", self.agreed_no_mates, 10.0),
             ("solver decided", n - self.solver_timeouts, 55.0),
             ("White attacking", self.white_attacks, 20.0),
+            // The inferior-repetition cut (`loops.rs`) must be at work in the sample, or the sweep
+            // would not test it.
+            (
+                "positions with inferior-repetition cuts",
+                self.positions_with_inferior_cuts,
+                20.0,
+            ),
         ];
         for (what, count, min) in checks {
             assert!(
@@ -230,6 +241,8 @@ fn sweep_in(
             _ => {}
         }
         tally.add(&outcome, truth, fault.as_ref());
+        tally.inferior_cuts += result.inferior_cuts;
+        tally.positions_with_inferior_cuts += u32::from(result.inferior_cuts > 0);
         tally.white_attacks += u32::from(text.contains(" w "));
     }
     eprintln!(
@@ -312,7 +325,7 @@ fn minimax_lengths_game_10000() {
 
 /// Each technique the ablation turns off or on (`kanju bench --config`), one at a time, and plain
 /// df-pn: a shortcut that is sound only beside another one shows up here. Exact lengths throughout.
-const ABLATIONS: [&str; 14] = [
+const ABLATIONS: [&str; 15] = [
     "plain",
     "agg=sum",
     "eps=0",
@@ -324,6 +337,7 @@ const ABLATIONS: [&str; 14] = [
     "pvmate3=off",
     "init=look",
     "distance=off",
+    "inferior=off",
     "deepen=0",
     "phasebudget=0",
     "agg=sum,chains=off,init=look,mate1=off,distance=off,deepen=0",
