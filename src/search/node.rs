@@ -308,30 +308,31 @@ impl Dfpn<'_> {
         };
         let budget = self.budget(ply + 1);
         self.children[i].hand = child_hand;
+        let child_path = next_path(path, m);
         // An inferior repetition (an ancestor's board where the attacker held at least as much, see
         // `loops.rs`), only in the game where more in hand is simply better; an exact one in any game.
         let exact = self.path.get(&(board_key ^ hand_key)).copied();
         let repeated = if self.config.inferior && !self.futile_skip && !self.spare {
-            let at = self.boards.superior(board_key, child_hand);
-            if at.is_some() && exact.is_none() {
-                // A proof of the copy found elsewhere is a real mate (proofs rest on no path), and
-                // it proves the ancestor too: taken rather than cut.
-                let p = self.tt.probe(
-                    board_key ^ self.salt,
-                    child_hand,
-                    next_path(path, m),
-                    budget,
-                );
-                if p.is_proven() {
-                    let c = &mut self.children[i];
-                    (c.pn, c.dn, c.len, c.hand, c.dep) = (p.pn, p.dn, p.len, p.hand, p.dep);
-                    return;
+            match self.boards.superior(board_key, child_hand) {
+                // A proof of the copy found elsewhere is a real mate (proofs rest on no path) and
+                // proves the ancestor too: the table's entry is taken below rather than cut.
+                Some(_)
+                    if exact.is_none()
+                        && self
+                            .tt
+                            .probe(board_key ^ self.salt, child_hand, child_path, budget)
+                            .is_proven() =>
+                {
+                    None
                 }
-                self.inferior_cuts += 1;
+                Some(at) if exact.is_none() => {
+                    self.inferior_cuts += 1;
+                    Some(at)
+                }
+                // The deepest covering occurrence: an exact repetition is one, unless its board was
+                // entered by a phase that keeps no boards (the PV walk).
+                at => at.max(exact),
             }
-            // The deepest covering occurrence: an exact repetition is one, unless its board was
-            // entered by a phase that keeps no boards (the PV walk).
-            at.max(exact)
         } else {
             exact
         };
@@ -367,7 +368,7 @@ impl Dfpn<'_> {
             return;
         }
         let key = board_key ^ self.salt;
-        let mut p = self.tt.probe(key, child_hand, next_path(path, m), budget);
+        let mut p = self.tt.probe(key, child_hand, child_path, budget);
         if self.spare && !p.found {
             // No mate at all is no spare mate either: the main search's general disproofs hold here.
             let q = self
@@ -677,9 +678,8 @@ mod tests {
 
     /// An evasion that leads to a board of the path where the attacker held at least as much is cut
     /// like a repetition, resting on that ply, unless the table proves it; with the switch off it is
-    /// searched as usual. (The
-    /// ancestor is planted in the path's boards: after 6d3d the evasion 3a2b leads to a board no real
-    /// ancestor here has.)
+    /// searched as usual. (The ancestor is planted in the path's boards: after 6d3d the evasion 3a2b
+    /// leads to a board no real ancestor here has.)
     #[test]
     fn an_inferior_repetition_is_cut_like_a_repetition() {
         let sfen = "6k2/5L2S/5S3/3R5/9/9/9/9/9 b r2b4g2s4n3l18p 1";
