@@ -325,17 +325,18 @@ fn minimax_lengths_game_10000() {
 
 /// Each technique the ablation turns off or on (`kanju bench --config`), one at a time, and plain
 /// df-pn: a shortcut that is sound only beside another one shows up here. Exact lengths throughout.
-const ABLATIONS: [&str; 15] = [
+const ABLATIONS: [&str; 16] = [
     "plain",
     "agg=sum",
     "eps=0",
     "edge=4",
     "chains=off",
     "promochains=off",
+    "movechains=off",
     "mate1=off",
     "mate3=on",
     "pvmate3=off",
-    "init=look",
+    "init=unit",
     "distance=off",
     "inferior=off",
     "deepen=0",
