@@ -777,7 +777,7 @@ mod tests {
             "6G1k/6b2/6S2/5r3/9/9/9/9/9 b RGS 1",
             "R*1e",
             "movechains",
-            "init=unit",
+            "init=unit,movechains=on",
         );
     }
 
@@ -785,7 +785,7 @@ mod tests {
     /// it, and each capture is mated.
     #[test]
     fn tokin_capture_chain_is_proven_with_every_member() {
-        for base in ["default", "init=unit"] {
+        for base in ["movechains=on", "init=unit,movechains=on"] {
             assert_chains_change_nothing(
                 "4k4/3+p1+p3/9/5N3/9/9/9/9/9 b 2R2B3G 1",
                 "G*5b",
