@@ -495,6 +495,28 @@ fn the_line_of_the_proven_bound_is_read_after_the_budget_runs_out() {
     }
 }
 
+/// The first line backs out of a dead end: in this position (Zukou #44 after its 8th ply and the
+/// reply 2f2g) the table's shortest recorded mates lead the first line back to a position it has
+/// passed (the gold returning to 2g), and re-proving there with the line's positions barred finds
+/// nothing. The line used to be given up ("proven, but the line could not be rebuilt": `timeout` at
+/// every line level); now the check that led there is tried no more and another is read.
+#[test]
+fn the_first_line_backs_out_of_a_position_it_has_passed() {
+    let pos = Position::from_sfen("9/9/9/5nSp1/8p/9/5N1k1/6N1l/4+p1rN1 b RBGb3g3s3l15p 9").unwrap();
+    let mut solver = Solver::new(16);
+    for level in [PvLevel::None, PvLevel::UpperBound, PvLevel::MinLength] {
+        solver.clear();
+        let r = solve_at(&mut solver, &pos, level, None);
+        let MateOutcome::Mate(line) = &r.outcome else {
+            panic!("{level:?}: {:?} ({:?})", r.outcome, r.note);
+        };
+        assert!(verify_mate_line(&pos, line), "{level:?}: {line:?}");
+        if level == PvLevel::MinLength {
+            assert_eq!(line.len(), 17, "{line:?}");
+        }
+    }
+}
+
 /// Zukou #73 has two rows in `zukou.tsv`, both labelled `mate:35`: `zuko073h` is the published
 /// diagram (tokoroten/edo_era_tsume_shogi, `collections/edo/zukou/problems/073.json`), with an
 /// attacker's tokin on 2h; `zuko073` lacks that tokin (its defender holds one more pawn) and has no

@@ -601,9 +601,13 @@ fn first_line(search: &mut Dfpn) -> Option<Vec<Move>> {
 }
 
 fn first_walk(s: &mut Dfpn, line: &mut Vec<Move>, keys: &mut Vec<u64>) -> bool {
-    let mut path = s.root_path;
+    // The path key of each node of the line, and the checks found to lead nowhere at each OR node.
+    let mut paths = vec![s.root_path];
+    let mut dead: Vec<Vec<Move>> = vec![vec![]];
+    let mut backtracks = 0;
     let mut moves = MoveList::new();
     while line.len() < MAX_PV {
+        let path = *paths.last().expect("the root's path");
         let or_node = s.is_or_node();
         moves.clear();
         if or_node {
@@ -614,33 +618,68 @@ fn first_walk(s: &mut Dfpn, line: &mut Vec<Move>, keys: &mut Vec<u64>) -> bool {
                 return true;
             }
         }
-        let mut pick = first_pick(s, &moves, or_node, path);
+        let avoid = dead.last().expect("one list per node");
+        let mut pick = first_pick(s, &moves, or_node, path, avoid);
         if pick.is_none() && !s.aborted {
             // The table lost the proof: prove this node again, then look once more.
             let r = s.mid(PN_MAX, PN_MAX, line.len() as u32, path, Seen::Before);
-            if r.pn != 0 {
-                return false;
+            if r.pn == 0 {
+                let avoid = dead.last().expect("one list per node");
+                pick = first_pick(s, &moves, or_node, path, avoid);
             }
-            pick = first_pick(s, &moves, or_node, path);
         }
         let Some(m) = pick else {
-            return false;
+            // A dead end. Proofs hold on every path, but a line read from them may come back to a
+            // position it has passed: the table's shortest mate after a check may go through a
+            // position on the line (Zukou #44 after 2f2g: the checks read first lead back to it),
+            // and from here, with the line's positions barred, no mate is left. Back to the last
+            // check of the line, which is tried no more.
+            if s.aborted || backtracks == MAX_BACKTRACKS {
+                return false;
+            }
+            backtracks += 1;
+            loop {
+                let Some(m) = line.pop() else {
+                    return false;
+                };
+                let k = keys.pop().expect("one key per move");
+                s.path.remove(&k);
+                s.pos.undo_move(m);
+                paths.pop();
+                dead.pop();
+                if s.is_or_node() {
+                    dead.last_mut().expect("one list per node").push(m);
+                    break;
+                }
+            }
+            continue;
         };
         s.pos.do_move(m);
         let k = s.pos.key();
         s.path.insert(k, line.len() as u32 + 1);
         line.push(m);
         keys.push(k);
-        path = next_path(path, m);
+        paths.push(next_path(path, m));
+        dead.push(vec![]);
     }
     false
 }
 
-/// At an OR node the proven check with the shortest recorded mate; at an AND node the reply with the
-/// longest, provided every reply is proven. Moves back onto the line are skipped.
-fn first_pick(s: &mut Dfpn, moves: &MoveList, or_node: bool, path: u64) -> Option<Move> {
+/// How many dead ends the first line may back out of before it gives up.
+const MAX_BACKTRACKS: u32 = 64;
+
+/// At an OR node the proven check with the shortest recorded mate, other than those in `avoid`; at an
+/// AND node the reply with the longest, provided every reply is proven. Moves back onto the line are
+/// skipped.
+fn first_pick(
+    s: &mut Dfpn,
+    moves: &MoveList,
+    or_node: bool,
+    path: u64,
+    avoid: &[Move],
+) -> Option<Move> {
     let mut best: Option<(Move, u16)> = None;
-    for &m in moves.iter() {
+    for &m in moves.iter().filter(|m| !avoid.contains(m)) {
         s.pos.do_move(m);
         let repeated = s.path.contains_key(&s.pos.key());
         let p = s.tt.probe(
