@@ -517,6 +517,38 @@ fn the_first_line_backs_out_of_a_position_it_has_passed() {
     }
 }
 
+/// The composers' futility rule (`futiletest=N`) against the narrow one, on Zukou #48 after its 22nd
+/// ply: after B*7c the defender can drop a pawn on 6d, 5e, 4f or 3g; the bishop captures each and
+/// mates without the pawns (1i1h 2h+). The narrow rule counts them (the capture is not followed by
+/// mate at once): 11 plies; the composers' rule does not: 3, the recorded ending. The strict
+/// length is 11 either way.
+#[test]
+fn the_composers_rule_skips_drops_the_mate_does_not_need() {
+    let pos = Position::from_sfen("9/9/9/8n/9/9/4+pl2S/9/6+p1k b B2rb4g3s3n3l16p 23").unwrap();
+    for (tests, canonical) in [(0, 11), (5_000, 3)] {
+        let mut solver = Solver::new(16);
+        let mut config = kanju::search::SearchConfig::default();
+        config.futile_test_nodes = tests;
+        solver.set_config(config);
+        solver.set_futile(Futile::Skip);
+        let r = solve_at(&mut solver, &pos, PvLevel::MinLength, None);
+        let MateOutcome::Mate(line) = &r.outcome else {
+            panic!("futiletest={tests}: {:?}", r.outcome);
+        };
+        assert_eq!(
+            r.canonical_length,
+            Some(canonical),
+            "futiletest={tests}: {line:?}"
+        );
+        assert!(r.exact, "futiletest={tests}: {:?}", r.note);
+        assert_eq!(
+            line.len(),
+            canonical as usize,
+            "futiletest={tests}: {line:?}"
+        );
+    }
+}
+
 /// Zukou #73 has two rows in `zukou.tsv`, both labelled `mate:35`: `zuko073h` is the published
 /// diagram (tokoroten/edo_era_tsume_shogi, `collections/edo/zukou/problems/073.json`), with an
 /// attacker's tokin on 2h; `zuko073` lacks that tokin (its defender holds one more pawn) and has no

@@ -128,6 +128,9 @@ pub(super) struct Dfpn<'a> {
     /// Some spare test of the canonical game ended without an answer: its reply was counted as a
     /// defence, so the canonical length is not known to be exact.
     pub spare_unknown: bool,
+    /// The composers' futile-interposition tests of the current canonical phase, by the full key of
+    /// the position tested (`futile.rs`).
+    pub futile_tests: super::futile::Tests,
     /// The root's path key (see `next_path`).
     pub root_path: u64,
     /// The root's last numbers (for progress reports).
@@ -188,6 +191,7 @@ impl<'a> Dfpn<'a> {
             futile_skip: false,
             spare: false,
             spare_unknown: false,
+            futile_tests: Default::default(),
             root_path: ROOT_PATH,
             root_numbers: (0, 0),
             horizon: UNBOUNDED,
@@ -509,6 +513,15 @@ impl<'a> Dfpn<'a> {
                 // No moves: an OR node without checks is disproven, an AND node without evasions mated.
                 (pn, dn) = if or_node { (INF, 0) } else { (0, INF) };
                 break;
+            }
+            if !or_node
+                && lo == 0
+                && self.futile_skip
+                && !self.spare
+                && self.excuse_futile_refutations(base, end, ply, path)
+            {
+                // The canonical game: a refuting drop was futile after all (composers' rule).
+                continue;
             }
             if !or_node && lo == 0 && self.futile_skip && !self.spare && spare_excuses {
                 // The canonical game: a refutation may be no defence after all (a spare mate).

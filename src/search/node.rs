@@ -23,7 +23,6 @@
 use super::config::Init;
 use super::dfpn::{Dfpn, Seen};
 use super::frontier::{self, AndLook, OrLook, is_interposition};
-use super::futile;
 use super::hands;
 use super::loops::{Dependence, next_path};
 use super::numbers::{INF, PnDn, UNIT};
@@ -174,15 +173,14 @@ impl Dfpn<'_> {
                 futile: false,
                 spared: false,
             });
-            if self.futile_skip
-                && is_interposition(m, gap)
-                && let Some(proof) = futile::futile_proof(self, m)
-            {
-                let c = self.children.last_mut().expect("just pushed");
-                (c.pn, c.dn, c.len, c.hand, c.futile) = (0, INF, 0, proof, true);
-            }
         }
         let end = self.children.len();
+        if self.futile_skip && !or_node && (self.config.futile_test_nodes == 0 || self.spare) {
+            // The narrow rule, cheap (board only): at once. The composers' rule searches, so it is
+            // asked only of refutations (`excuse_futile_refutations`), except in the spare game,
+            // which has no such step.
+            self.mark_futile(base, end, gap, ply);
+        }
         if self.config.promo_chains && !or_node {
             self.link_promotions(base, end);
         }

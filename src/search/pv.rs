@@ -267,6 +267,7 @@ pub(super) fn canonical(s: &mut Dfpn, strict: &Line) -> Option<Line> {
     s.aborted = false;
     s.futile_skip = true;
     s.spare_unknown = false;
+    s.futile_tests.clear();
     // A salt of this phase's own: its bounded results may rest on spare tests that ended without an
     // answer (`spare.rs`), true for this solve's approximation only, so no later solve may read them.
     s.salt = s.main_salt ^ CANONICAL_SALT ^ next_canonical_generation();
@@ -407,9 +408,10 @@ pub(super) fn ends_without_defence(s: &mut Dfpn, line: &[Move]) -> bool {
 
 /// Whether the reply `m` (`gap`: the check's) is no defence in the canonical game by what is known
 /// already: a futile interposition, or a reply whose spare test said yes (`spare.rs`). Never searches.
-fn excused(s: &mut Dfpn, m: Move, gap: crate::position::Bitboard) -> bool {
+fn excused(s: &mut Dfpn, m: Move, gap: crate::position::Bitboard, ply: u32) -> bool {
     s.futile_skip
-        && ((is_interposition(m, gap) && futile_proof(s, m).is_some()) || spare::known_spare(s, m))
+        && ((is_interposition(m, gap) && futile_proof(s, m, ply).is_some())
+            || spare::known_spare(s, m))
 }
 
 /// Whether no evasion in `moves` (the current AND node's, at `ply`) counts in the canonical game:
@@ -417,7 +419,7 @@ fn excused(s: &mut Dfpn, m: Move, gap: crate::position::Bitboard) -> bool {
 fn no_defence_left(s: &mut Dfpn, moves: &MoveList, ply: u32) -> bool {
     let gap = check_gap(&s.pos);
     moves.iter().all(|&m| {
-        (is_interposition(m, gap) && futile_proof(s, m).is_some())
+        (is_interposition(m, gap) && futile_proof(s, m, ply).is_some())
             || matches!(spare::after_reply(s, m, ply), Spare::Yes(_))
     })
 }
@@ -527,7 +529,7 @@ fn refuting_reply(
     let gap = check_gap(&s.pos);
     let mut counted = MoveList::new();
     for &m in moves.iter() {
-        if !excused(s, m, gap) {
+        if !excused(s, m, gap, at.ply) {
             counted.push(m);
         }
     }
@@ -570,7 +572,7 @@ fn and_step_longest(
         let gap = check_gap(&s.pos);
         let mut best: Option<(Move, u32)> = None;
         for &m in moves.iter() {
-            if excused(s, m, gap) {
+            if excused(s, m, gap, at.ply) {
                 continue;
             }
             let p = probe_child(s, at.path, m, k - 1);

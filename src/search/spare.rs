@@ -35,7 +35,7 @@
 //! reply as a defence, and marks the canonical result as not known to be exact (`Dfpn::spare_unknown`).
 
 use super::dfpn::{Dfpn, Seen};
-use super::loops::{Dependence, NO_MATE_PLIES, PathMap, ROOT_PATH};
+use super::loops::{Dependence, NO_MATE_PLIES, PathBoards, PathMap, ROOT_PATH};
 use super::numbers::{INF, PN_MAX};
 use crate::position::{Hand, Move};
 
@@ -67,9 +67,11 @@ pub(super) fn after_reply(s: &mut Dfpn, m: Move, ply: u32) -> Spare {
     r
 }
 
-/// The state of the search a spare test changes, restored after it.
-struct Saved {
+/// The state of the search a nested test (a spare test, a futile-interposition test) changes,
+/// restored after it.
+pub(super) struct Saved {
     path: PathMap,
+    boards: PathBoards,
     salt: u64,
     futile_skip: bool,
     spare: bool,
@@ -80,9 +82,10 @@ struct Saved {
 
 impl Saved {
     /// Saves the state, leaving an empty path.
-    fn take(s: &mut Dfpn) -> Saved {
+    pub(super) fn take(s: &mut Dfpn) -> Saved {
         Saved {
             path: std::mem::take(&mut s.path),
+            boards: std::mem::take(&mut s.boards),
             salt: s.salt,
             futile_skip: s.futile_skip,
             spare: s.spare,
@@ -92,8 +95,9 @@ impl Saved {
         }
     }
 
-    fn restore(self, s: &mut Dfpn) {
+    pub(super) fn restore(self, s: &mut Dfpn) {
         s.path = self.path;
+        s.boards = self.boards;
         s.salt = self.salt;
         s.futile_skip = self.futile_skip;
         s.spare = self.spare;

@@ -88,6 +88,9 @@ pub struct BruteForce {
     budget: u64,
     /// The canonical game: futile drop interpositions are no defence (`futile_drop`).
     canonical: bool,
+    /// The canonical game under the composers' rule (`composers_futile`): a strict brute force and
+    /// the plies it looks for a mate in; a test it cannot decide within them gives up the problem.
+    composers: Option<(Box<BruteForce>, i32)>,
     /// The composer's ranking on top of the canonical game: a reply after which the attacker forces a
     /// mate with pieces to spare (within the oracle's plies) is no defence either.
     spare_oracle: Option<(Box<BruteForce>, i32)>,
@@ -106,6 +109,7 @@ impl BruteForce {
             nodes: 0,
             budget,
             canonical: false,
+            composers: None,
             spare_oracle: None,
             spare_game: false,
         }
@@ -160,6 +164,70 @@ impl BruteForce {
         let mut bf = BruteForce::new(budget);
         bf.canonical = true;
         bf.deepen(root, max_plies)
+    }
+
+    /// `solve_canonical` under the composers' rule (`composers_futile`): a drop is futile when the
+    /// checker's capture, the captured piece handed back, leaves a strict mate (looked for within
+    /// `test_plies`, even).
+    pub fn solve_canonical_composers(
+        root: &Position,
+        max_plies: u32,
+        test_plies: u32,
+        budget: u64,
+    ) -> Truth {
+        let mut bf = BruteForce::new(budget);
+        bf.canonical = true;
+        debug_assert!(test_plies.is_multiple_of(2), "the defender moves first");
+        bf.composers = Some((Box::new(BruteForce::new(budget)), test_plies as i32));
+        bf.deepen(root, max_plies)
+    }
+
+    /// Whether the defender's drop `m` is futile under the composers' rule, from its statement in
+    /// kanju's README: the defender is in check from one piece; the checking piece captures the
+    /// dropped piece (a legal check from its square to the drop's, promoting or not); with the
+    /// captured piece given back to the defender, the attacker still mates (the strict game, any
+    /// length; looked for within the test's plies). `Err` when the budget runs out.
+    fn composers_futile(
+        &mut self,
+        pos: &mut Position,
+        m: kanju::position::Move,
+    ) -> Result<bool, OutOfBudget> {
+        let checkers = pos.checkers();
+        if !m.is_drop() || checkers.is_empty() || checkers.has_more_than_one() {
+            return Ok(false);
+        }
+        let checker = checkers.first();
+        let attacker = pos.side_to_move().flip();
+        let (strict, plies) = self.composers.as_mut().expect("the composers' game");
+        let plies = *plies;
+        pos.do_move(m);
+        let mut captures = MoveList::new();
+        generate_legal(pos, &mut captures);
+        let mut answer = Ok(false);
+        for &c in captures
+            .iter()
+            .filter(|c| !c.is_drop() && c.from() == checker && c.to() == m.to())
+        {
+            pos.do_move(c);
+            if pos.in_check() {
+                pos.transfer_hand_piece(attacker, m.drop_kind());
+                let v = strict.defender(pos, plies);
+                pos.transfer_hand_piece(attacker.flip(), m.drop_kind());
+                answer = match v {
+                    Ok(Verdict::Mate) => Ok(true),
+                    // No mate within the plies: taken as none (a longer one would make the solver's
+                    // test, which looks for any, disagree, and the sweep say so).
+                    Ok(_) => answer,
+                    Err(e) => Err(e),
+                };
+            }
+            pos.undo_move(c);
+            if !matches!(answer, Ok(false)) {
+                break;
+            }
+        }
+        pos.undo_move(m);
+        answer
     }
 
     /// The shortest mate of at most `max_plies` (odd) in `problem_position(root)`, by iterative
@@ -270,7 +338,14 @@ impl BruteForce {
         generate_legal(pos, &mut all);
         let mut list = MoveList::new();
         for &m in all.iter() {
-            if !(self.canonical && futile_drop(pos, m)) {
+            let futile = if !self.canonical {
+                false
+            } else if self.composers.is_some() {
+                self.composers_futile(pos, m)?
+            } else {
+                futile_drop(pos, m)
+            };
+            if !futile {
                 list.push(m);
             }
         }

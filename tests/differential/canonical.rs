@@ -55,20 +55,41 @@ fn draw_mate(
     Some((text, root, n, r, line))
 }
 
-fn canonical_sweep(seed: u64, count: u32, nodes: u64) {
+/// The futile-drop rule a sweep plays: the narrow one (`futiletest=0`) or the composers' one.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Rule {
+    Narrow,
+    Composers,
+}
+
+/// The composers' rule: the solver's test cap, and the plies the brute force's own test looks in
+/// (even: the position tested has the defender to move).
+const COMPOSERS_CONFIG: &str = "sparetest=0,futiletest=20000";
+const TEST_PLIES: u32 = 10;
+
+fn canonical_sweep(seed: u64, count: u32, nodes: u64, rule: Rule) {
     let mut rng = Rng::new(seed);
     // The futile-drop rule alone: spare tests off (`composer_sweep` tests them).
-    let mut solver = solver_with(4, "sparetest=0");
+    let config = match rule {
+        Rule::Narrow => "sparetest=0,futiletest=0",
+        Rule::Composers => COMPOSERS_CONFIG,
+    };
+    let mut solver = solver_with(4, config);
     solver.set_futile(Futile::Skip);
     // The cheaper line levels start the canonical search from a strict line that need not be the
     // minimax one: their canonical length, when given, is still a proven bound, never below the truth.
-    let mut cheap = solver_with(4, "sparetest=0");
+    let mut cheap = solver_with(4, config);
     cheap.set_futile(Futile::Skip);
     let limits = limits(nodes);
     let (mut compared, mut shorter_than_strict, mut unfinished) = (0, 0, 0);
     let mut failures = vec![];
     for _ in 0..count {
-        let oracle = |root: &Position| BruteForce::solve_canonical(root, DEPTH, BUDGET);
+        let oracle = |root: &Position| match rule {
+            Rule::Narrow => BruteForce::solve_canonical(root, DEPTH, BUDGET),
+            Rule::Composers => {
+                BruteForce::solve_canonical_composers(root, DEPTH, TEST_PLIES, BUDGET)
+            }
+        };
         let Some((text, root, n, r, line)) = draw_mate(
             &mut rng,
             oracle,
@@ -112,7 +133,7 @@ fn canonical_sweep(seed: u64, count: u32, nodes: u64) {
         }
     }
     eprintln!(
-        "canonical seed {seed}: {compared} mates compared, {shorter_than_strict} shorter than their \
+        "canonical ({rule:?}) seed {seed}: {compared} mates compared, {shorter_than_strict} shorter than their \
          strict length, {unfinished} not finished"
     );
     assert!(failures.is_empty(), "{}", failures.join("\n"));
@@ -202,11 +223,21 @@ fn composer_lengths_agree_with_brute_force() {
 
 #[test]
 fn canonical_lengths_agree_with_brute_force() {
-    on_big_stack(|| canonical_sweep(21, 1_000, 50_000));
+    on_big_stack(|| canonical_sweep(21, 1_000, 50_000, Rule::Narrow));
+}
+
+/// The composers' futile-interposition rule (`--config futiletest=N`, off by default) against the
+/// brute force playing it (`BruteForce::solve_canonical_composers`).
+#[test]
+#[ignore = "opt-in rule, slow: about 4 minutes (the brute force's own test searches 10 plies at \
+            every drop)"]
+fn composers_canonical_lengths_agree_with_brute_force() {
+    on_big_stack(|| canonical_sweep(24, 300, 50_000, Rule::Composers));
 }
 
 #[test]
 #[ignore = "long: 5000 positions"]
 fn canonical_lengths_agree_with_brute_force_5000() {
-    on_big_stack(|| canonical_sweep(22, 5_000, 100_000));
+    on_big_stack(|| canonical_sweep(22, 5_000, 100_000, Rule::Narrow));
+    on_big_stack(|| canonical_sweep(25, 5_000, 100_000, Rule::Composers));
 }
