@@ -527,9 +527,10 @@ fn the_composers_rule_skips_drops_the_mate_does_not_need() {
     let pos = Position::from_sfen("9/9/9/8n/9/9/4+pl2S/9/6+p1k b B2rb4g3s3n3l16p 23").unwrap();
     for (tests, canonical) in [(0, 11), (5_000, 3)] {
         let mut solver = Solver::new(16);
-        let mut config = kanju::search::SearchConfig::default();
-        config.futile_test_nodes = tests;
-        solver.set_config(config);
+        solver.set_config(kanju::search::SearchConfig {
+            futile_test_nodes: tests,
+            ..Default::default()
+        });
         solver.set_futile(Futile::Skip);
         let r = solve_at(&mut solver, &pos, PvLevel::MinLength, None);
         let MateOutcome::Mate(line) = &r.outcome else {
