@@ -125,9 +125,9 @@ pub(super) struct Dfpn<'a> {
     /// The spare game (`spare.rs`): only a mate with a piece left in the attacker's hand counts. Set
     /// while a spare test runs.
     pub spare: bool,
-    /// Some spare test of the canonical game ended without an answer: its reply was counted as a
-    /// defence, so the canonical length is not known to be exact.
-    pub spare_unknown: bool,
+    /// Some nested test of the canonical game (spare mate, composers' futility) ended without an
+    /// answer: its reply was counted as a defence, so the canonical length is not known to be exact.
+    pub undecided_test: bool,
     /// The composers' futile-interposition tests of the current canonical phase, by the full key of
     /// the position tested (`futile.rs`).
     pub futile_tests: super::futile::Tests,
@@ -190,7 +190,7 @@ impl<'a> Dfpn<'a> {
             main_salt: salt,
             futile_skip: false,
             spare: false,
-            spare_unknown: false,
+            undecided_test: false,
             futile_tests: Default::default(),
             root_path: ROOT_PATH,
             root_numbers: (0, 0),
@@ -514,23 +514,20 @@ impl<'a> Dfpn<'a> {
                 (pn, dn) = if or_node { (INF, 0) } else { (0, INF) };
                 break;
             }
-            if !or_node
-                && lo == 0
-                && self.futile_skip
-                && !self.spare
-                && self.excuse_futile_refutations(base, end, ply, path)
-            {
-                // The canonical game: a refuting drop was futile after all (composers' rule).
-                continue;
-            }
-            if !or_node && lo == 0 && self.futile_skip && !self.spare && spare_excuses {
-                // The canonical game: a refutation may be no defence after all (a spare mate).
-                match self.excuse_spare_refutations(base, end, ply, path) {
-                    Excuse::Unchanged => {}
-                    Excuse::Changed => continue,
-                    Excuse::AllSpare => {
-                        spare_excuses = false;
-                        continue;
+            if !or_node && lo == 0 && self.futile_skip && !self.spare {
+                // The canonical game: a refutation may be no defence after all — a futile drop
+                // (composers' rule) or a reply answered by a spare mate.
+                if self.excuse_futile_refutations(base, end, ply, path) {
+                    continue;
+                }
+                if spare_excuses {
+                    match self.excuse_spare_refutations(base, end, ply, path) {
+                        Excuse::Unchanged => {}
+                        Excuse::Changed => continue,
+                        Excuse::AllSpare => {
+                            spare_excuses = false;
+                            continue;
+                        }
                     }
                 }
             }

@@ -131,7 +131,7 @@ pub(super) fn futile_proof(s: &mut Dfpn, m: Move, ply: u32) -> Option<Hand> {
         Verdict::Mated(proof) => Some(proof),
         Verdict::Free(_) => None,
         Verdict::Unknown => {
-            s.spare_unknown = true;
+            s.undecided_test = true;
             None
         }
     }
@@ -310,21 +310,15 @@ impl Dfpn<'_> {
             }
             match composers_test(self, c.mv, ply) {
                 Verdict::Mated(proof) => {
-                    let c = &mut self.children[i];
-                    (c.pn, c.dn, c.len, c.hand, c.futile) = (0, INF, 0, proof, true);
+                    self.excuse_child(i, proof, false, ply, path);
                     changed = true;
-                    self.advance_chain(i, false, ply, path);
                 }
                 Verdict::Free(d) => {
-                    let c = &mut self.children[i];
-                    c.hand = c.hand.min(d);
+                    self.keep_refutation(i, Some(d));
                     return changed;
                 }
                 Verdict::Unknown => {
-                    self.spare_unknown = true;
-                    let hand = self.pos.hand(self.attacker);
-                    let c = &mut self.children[i];
-                    c.hand = c.hand.min(hand);
+                    self.keep_refutation(i, None);
                     return changed;
                 }
             }

@@ -176,9 +176,9 @@ impl Dfpn<'_> {
         }
         let end = self.children.len();
         if self.futile_skip && !or_node && (self.config.futile_test_nodes == 0 || self.spare) {
-            // The narrow rule, cheap (board only): at once. The composers' rule searches, so it is
-            // asked only of refutations (`excuse_futile_refutations`), except in the spare game,
-            // which has no such step.
+            // The narrow rule is cheap (board only): asked at once. The composers' rule searches, so
+            // it is asked only of refutations (`excuse_futile_refutations`), except in the spare
+            // game, which has no such step and asks it here.
             self.mark_futile(base, end, gap, ply);
         }
         if self.config.promo_chains && !or_node {

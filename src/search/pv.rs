@@ -266,7 +266,7 @@ pub(super) fn canonical(s: &mut Dfpn, strict: &Line) -> Option<Line> {
     let step = s.config.phase_step(s.nodes);
     s.aborted = false;
     s.futile_skip = true;
-    s.spare_unknown = false;
+    s.undecided_test = false;
     s.futile_tests.clear();
     // A salt of this phase's own: its bounded results may rest on spare tests that ended without an
     // answer (`spare.rs`), true for this solve's approximation only, so no later solve may read them.
@@ -276,7 +276,7 @@ pub(super) fn canonical(s: &mut Dfpn, strict: &Line) -> Option<Line> {
     let mut best = strict.moves.clone();
     let exact = tighten(s, &mut bound, &mut best, step);
     let mut line = final_walk(s, bound, exact, best);
-    line.exact &= !s.spare_unknown;
+    line.exact &= !s.undecided_test;
     s.futile_skip = false;
     s.salt = s.main_salt;
     s.node_budget = None;

@@ -32,7 +32,7 @@
 //! bound ("no mate within d" after it), since a reply mated within the bound needs no excuse. Each test is
 //! a search from the reply's position with a fresh path (the property belongs to the position, not to
 //! how it was reached) and a node cap (`SearchConfig::spare_test_nodes`); a test that ends without an answer counts the
-//! reply as a defence, and marks the canonical result as not known to be exact (`Dfpn::spare_unknown`).
+//! reply as a defence, and marks the canonical result as not known to be exact (`Dfpn::undecided_test`).
 
 use super::dfpn::{Dfpn, Seen};
 use super::loops::{Dependence, NO_MATE_PLIES, PathBoards, PathMap, ROOT_PATH};
@@ -203,22 +203,15 @@ impl Dfpn<'_> {
                     return Excuse::AllSpare;
                 }
                 Spare::Yes(proof) => {
-                    let c = &mut self.children[i];
-                    (c.pn, c.dn, c.len, c.hand, c.futile, c.spared) =
-                        (0, INF, 0, proof, true, true);
+                    self.excuse_child(i, proof, true, ply, path);
                     changed = Excuse::Changed;
-                    self.advance_chain(i, false, ply, path);
                 }
                 Spare::No(d) => {
-                    let c = &mut self.children[i];
-                    c.hand = c.hand.min(d);
+                    self.keep_refutation(i, Some(d));
                     return changed;
                 }
                 Spare::Unknown => {
-                    self.spare_unknown = true;
-                    let hand = self.pos.hand(self.attacker);
-                    let c = &mut self.children[i];
-                    c.hand = c.hand.min(hand);
+                    self.keep_refutation(i, None);
                     return changed;
                 }
             }
@@ -227,6 +220,33 @@ impl Dfpn<'_> {
             }
         }
         changed
+    }
+
+    /// A refutation a nested test (spare or futility) excused: child `i` becomes no defence, proven
+    /// with the test's proof hand; the next member of its chain takes over.
+    pub(super) fn excuse_child(
+        &mut self,
+        i: usize,
+        proof: Hand,
+        spared: bool,
+        ply: u32,
+        path: u64,
+    ) {
+        let c = &mut self.children[i];
+        (c.pn, c.dn, c.len, c.hand, c.futile, c.spared) = (0, INF, 0, proof, true, spared);
+        self.advance_chain(i, false, ply, path);
+    }
+
+    /// A refutation that stands after a nested test: it holds only while the test's answer does, so
+    /// child `i`'s disproof hand is capped by the test's disproof hand, or, the test undecided
+    /// (`None`), by the node's hand, and the canonical length is not known to be exact.
+    pub(super) fn keep_refutation(&mut self, i: usize, test_disproof: Option<Hand>) {
+        let cap = test_disproof.unwrap_or_else(|| {
+            self.undecided_test = true;
+            self.pos.hand(self.attacker)
+        });
+        let c = &mut self.children[i];
+        c.hand = c.hand.min(cap);
     }
 
     /// Whether some reply among `base..end` other than child `except` is not answered by a spare mate
@@ -247,7 +267,7 @@ impl Dfpn<'_> {
                 Spare::Yes(_) => {}
                 Spare::No(_) => return true,
                 Spare::Unknown => {
-                    self.spare_unknown = true;
+                    self.undecided_test = true;
                     return true;
                 }
             }
