@@ -527,8 +527,10 @@ fn the_composers_rule_skips_drops_the_mate_does_not_need() {
     let pos = Position::from_sfen("9/9/9/8n/9/9/4+pl2S/9/6+p1k b B2rb4g3s3n3l16p 23").unwrap();
     for (tests, canonical) in [(0, 11), (5_000, 3)] {
         let mut solver = Solver::new(16);
+        // The futility rule alone (the ranking would shorten the narrow rule's line too).
         solver.set_config(kanju::search::SearchConfig {
             futile_test_nodes: tests,
+            ranking_test_nodes: 0,
             ..Default::default()
         });
         solver.set_futile(Futile::Skip);
@@ -547,6 +549,38 @@ fn the_composers_rule_skips_drops_the_mate_does_not_need() {
             canonical as usize,
             "futiletest={tests}: {line:?}"
         );
+    }
+}
+
+/// The composers' ranking of the printed canonical line (`pv/ranking.rs`, on by default with
+/// `FutileInterposition skip`): a defence after which the attacker forces a mate with pieces to
+/// spare is not the main line. Zukou #18: at ply 14 the canonical game's longest defence is the
+/// pawn drop P*3d, answered by a mate that leaves the pawn over; the recorded line takes the king
+/// move 2c1c instead (23 plies, where the canonical minimax is 25). An antma test position (edge-60,
+/// a mate in 7): after 4a3a the longest reply 3b2b lets the attacker capture and mate with the
+/// captured pieces left over; 3b4b is mated at once with an empty hand (3 plies). Without the pass
+/// (`ranktest=0`) both keep their canonical lengths, proven exact; with it the line is said not to
+/// be proven shortest.
+#[test]
+fn the_composers_ranking_avoids_defences_answered_by_spare_mates() {
+    let zukou_18 = zukou_position("zuko018");
+    let edge_60 = Position::from_sfen("+R4G1nl/6k2/4ppppp/9/9/9/9/9/9 b r2b3g4s3n3l13p 1").unwrap();
+    for (pos, canonical, ranked) in [(&zukou_18, 25, 23), (&edge_60, 7, 3)] {
+        for (tests, len) in [(0, canonical), (5_000, ranked)] {
+            let mut solver = Solver::new(16);
+            solver.set_config(kanju::search::SearchConfig {
+                ranking_test_nodes: tests,
+                ..Default::default()
+            });
+            solver.set_futile(Futile::Skip);
+            let r = solve_at(&mut solver, pos, PvLevel::MinLength, None);
+            let MateOutcome::Mate(line) = &r.outcome else {
+                panic!("ranktest={tests}: {:?}", r.outcome);
+            };
+            assert_eq!(r.canonical_length, Some(len), "ranktest={tests}: {line:?}");
+            assert_eq!(line.len(), len as usize, "ranktest={tests}: {line:?}");
+            assert_eq!(r.exact, tests == 0, "ranktest={tests}: {:?}", r.note);
+        }
     }
 }
 

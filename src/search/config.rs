@@ -64,6 +64,10 @@ pub struct SearchConfig {
     /// and the attacker mates without the captured piece), each test a strict mate search capped at
     /// this many nodes.
     pub futile_test_nodes: u64,
+    /// The composers' ranking on the canonical line (`pv/ranking.rs`): the node cap of each spare test
+    /// it asks ("does the attacker force a mate with pieces to spare after this reply?"); 0: the
+    /// canonical line is printed as the canonical game's minimax gives it.
+    pub ranking_test_nodes: u64,
     /// With `PvLevel::MinLength`: the node cap of the shortest-first search before the proof
     /// (`deepen.rs`: "mate within 1? 3? 5? …" from the root); 0: prove first, then shorten.
     pub deepen_nodes: u64,
@@ -80,6 +84,10 @@ pub const PHASE_STEP_MIN_NODES: u64 = 200_000;
 
 /// A phase after the proof as a whole gets this many steps' budgets (`SearchConfig::phase_budget`).
 pub const PHASE_STEPS: u64 = 2;
+
+/// The default node cap of one spare test of the composers' ranking
+/// (`SearchConfig::ranking_test_nodes`).
+pub const RANKING_TEST_NODES: u64 = 5_000;
 
 /// The default node cap of the shortest-first search (`SearchConfig::deepen_nodes`).
 pub const DEEPEN_NODES: u64 = 10_000;
@@ -114,6 +122,7 @@ impl Default for SearchConfig {
             // 30 s, about the same time) but reads edge-47 differently from its source (3 plies
             // for 5): README, *Futile interpositions*.
             futile_test_nodes: 0,
+            ranking_test_nodes: RANKING_TEST_NODES,
             deepen_nodes: DEEPEN_NODES,
             naive_loop_cache: false,
         }
@@ -140,6 +149,7 @@ impl SearchConfig {
             phase_budget_pct: 20,
             spare_test_nodes: 0,
             futile_test_nodes: 0,
+            ranking_test_nodes: 0,
             deepen_nodes: 0,
             naive_loop_cache: false,
         }
@@ -219,6 +229,7 @@ impl SearchConfig {
                 "phasebudget" => self.phase_budget_pct = number()?,
                 "sparetest" => self.spare_test_nodes = u64::from(number()?),
                 "futiletest" => self.futile_test_nodes = u64::from(number()?),
+                "ranktest" => self.ranking_test_nodes = u64::from(number()?),
                 "deepen" => self.deepen_nodes = u64::from(number()?),
                 _ => return Err(format!("'{item}': unknown setting")),
             }
@@ -232,7 +243,7 @@ impl fmt::Display for SearchConfig {
         let on = |b: bool| if b { "on" } else { "off" };
         write!(
             f,
-            "agg={},eps={},edge={},chains={},promochains={},movechains={},mate1={},mate3={},pvmate3={},init={},distance={},inferior={},maxply={},phasebudget={},sparetest={},futiletest={},deepen={}",
+            "agg={},eps={},edge={},chains={},promochains={},movechains={},mate1={},mate3={},pvmate3={},init={},distance={},inferior={},maxply={},phasebudget={},sparetest={},futiletest={},ranktest={},deepen={}",
             match self.aggregation {
                 Aggregation::Sum => "sum",
                 Aggregation::Weak => "weak",
@@ -255,6 +266,7 @@ impl fmt::Display for SearchConfig {
             self.phase_budget_pct,
             self.spare_test_nodes,
             self.futile_test_nodes,
+            self.ranking_test_nodes,
             self.deepen_nodes
         )
     }

@@ -234,20 +234,24 @@ impl Solver {
                     let mut moves = line.moves.clone();
                     if self.futile == futile::Futile::Skip {
                         match pv::canonical(&mut search, &line) {
-                            Some(c)
-                                if verify_mate_line(root, &c.moves)
-                                    || (verify_line_in_check(root, &c.moves)
-                                        && pv::ends_without_defence(&mut search, &c.moves)) =>
-                            {
+                            Some(c) if verifies_canonical(&mut search, &c.moves) => {
                                 canonical_length = Some(c.moves.len() as u32);
                                 exact = c.exact;
-                                // `canonical` returns only lines of the proven bound's length.
-                                note = (!c.exact).then(|| {
-                                    format!(
-                                        "the search stopped before the canonical line was proven shortest: {} plies or less",
+                                // `canonical` returns only lines of the proven bound's length,
+                                // or lines the composers' ranking chose.
+                                note = if c.ranked {
+                                    Some(format!(
+                                        "the canonical line avoids defences after which the attacker mates with pieces to spare (composers' ranking): {} plies, not proven shortest",
                                         c.moves.len()
-                                    )
-                                });
+                                    ))
+                                } else {
+                                    (!c.exact).then(|| {
+                                        format!(
+                                            "the search stopped before the canonical line was proven shortest: {} plies or less",
+                                            c.moves.len()
+                                        )
+                                    })
+                                };
                                 moves = c.moves;
                             }
                             _ => {
@@ -338,6 +342,14 @@ fn play_checking_line(root: &Position, line: &[Move]) -> Option<Position> {
 /// canonical line: the futile-interposition test is the search's, `pv::ends_without_defence`).
 pub fn verify_line_in_check(root: &Position, line: &[Move]) -> bool {
     play_checking_line(root, line).is_some_and(|pos| pos.in_check())
+}
+
+/// Checks a canonical line from the search's root (its current position): a mating line, or a line
+/// that ends with the defender in check and no defence that counts (`pv::ends_without_defence`).
+fn verifies_canonical(s: &mut dfpn::Dfpn, line: &[Move]) -> bool {
+    let root = s.pos.clone();
+    verify_mate_line(&root, line)
+        || (verify_line_in_check(&root, line) && pv::ends_without_defence(s, line))
 }
 
 /// Checks a mating line in `problem_position(root)`: every attacker move is legal and checks, every

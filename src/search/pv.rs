@@ -124,6 +124,9 @@ pub(super) struct Line {
     /// that is not exact may be shorter than the minimax (its defender need not take the longest
     /// reply): only this bound may be claimed ("mate in `bound` or less").
     pub bound: Option<u32>,
+    /// The composers' ranking changed the canonical line (`ranking.rs`): its length is the
+    /// composers' as far as the pass's tests saw, not a proven minimax length.
+    pub ranked: bool,
 }
 
 /// The mating line from the (proven) root of `search`, or `None` if not even a first line could be
@@ -162,6 +165,7 @@ fn extract_within_budget(s: &mut Dfpn, level: PvLevel, step: Option<u64>) -> Opt
     let root = probe_here(s, s.root_path, UNBOUNDED);
     if level == PvLevel::None || !root.is_proven() {
         return Some(Line {
+            ranked: false,
             moves: first,
             exact: false,
             bound: root.is_proven().then_some(u32::from(root.len)),
@@ -250,6 +254,7 @@ fn final_walk(s: &mut Dfpn, bound: u32, mut exact: bool, mut best: Vec<Move>) ->
     s.horizon = UNBOUNDED;
     let exact = exact && best.len() as u32 == bound;
     Line {
+        ranked: false,
         moves: best,
         exact,
         bound: Some(bound),
@@ -277,10 +282,18 @@ pub(super) fn canonical(s: &mut Dfpn, strict: &Line) -> Option<Line> {
     let exact = tighten(s, &mut bound, &mut best, step);
     let mut line = final_walk(s, bound, exact, best);
     line.exact &= !s.undecided_test;
+    if line.moves.len() as u32 == bound {
+        let (moves, changed) = ranking::rank(s, line.moves.clone());
+        if changed && super::verifies_canonical(s, &moves) {
+            line.moves = moves;
+            line.exact = false;
+            line.ranked = true;
+        }
+    }
     s.futile_skip = false;
     s.salt = s.main_salt;
     s.node_budget = None;
-    (line.moves.len() as u32 == bound).then_some(line)
+    (line.ranked || line.moves.len() as u32 == bound).then_some(line)
 }
 
 /// A fresh number for each canonical phase (mixed into its table salt).
@@ -315,14 +328,19 @@ struct At {
 /// otherwise the longest recorded reply. `search`: entries the table lacks are searched again (bounded);
 /// otherwise the walk fails on them. Leaves the position and the path set as it found them.
 fn walk(s: &mut Dfpn, total: u32, exact: bool, search: bool) -> Option<Vec<Move>> {
+    let root = At {
+        ply: 0,
+        path: s.root_path,
+    };
+    walk_from(s, root, total, exact, search)
+}
+
+/// `walk` from the current position, at `at` of the search (its path set up to it).
+fn walk_from(s: &mut Dfpn, mut at: At, total: u32, exact: bool, search: bool) -> Option<Vec<Move>> {
     let mut line = vec![];
     let mut keys = vec![];
     let mut moves = MoveList::new();
     let mut k = total;
-    let mut at = At {
-        ply: 0,
-        path: s.root_path,
-    };
     let ok = loop {
         if line.len() >= MAX_PV || s.aborted {
             break false;
@@ -717,5 +735,6 @@ fn first_pick(
     best.map(|(m, _)| m)
 }
 
+mod ranking;
 #[cfg(test)]
 mod tests;

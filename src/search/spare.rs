@@ -20,6 +20,8 @@
 //! spare game does without them.
 //!
 //! ## The canonical game with spare mates (experimental: off by default)
+//! By default the ranking is applied to the printed line only, after the canonical search
+//! (`pv/ranking.rs`, which asks this module's tests of the line's replies). Inside the search:
 //! With `--config sparetest=<nodes>` (`SearchConfig::spare_test_nodes`; 0, the default, turns it off)
 //! a defence in the canonical game (`futile.rs`) after which the attacker forces a spare mate is no
 //! defence, exactly like a futile drop — unless every reply that is not a futile drop is one (then
@@ -59,11 +61,17 @@ pub(super) enum Spare {
 /// is 0). The node is at `ply` of the current
 /// search; the test's depth limit keeps the whole recursion within the search's.
 pub(super) fn after_reply(s: &mut Dfpn, m: Move, ply: u32) -> Spare {
-    if s.config.spare_test_nodes == 0 {
+    after_reply_within(s, m, ply, s.config.spare_test_nodes, super::tt::UNBOUNDED)
+}
+
+/// `after_reply` with a node cap of its own (0: `Unknown` at once), for spare mates of at most
+/// `plies` plies after `m` (`UNBOUNDED`: of any length).
+pub(super) fn after_reply_within(s: &mut Dfpn, m: Move, ply: u32, cap: u64, plies: u32) -> Spare {
+    if cap == 0 {
         return Spare::Unknown;
     }
     s.pos.do_move(m);
-    let r = test_here(s, ply + 1);
+    let r = test_here(s, ply + 1, cap, plies);
     s.pos.undo_move(m);
     r
 }
@@ -108,9 +116,10 @@ impl Saved {
     }
 }
 
-/// The spare test of the current position (an OR node at `ply`).
-fn test_here(s: &mut Dfpn, ply: u32) -> Spare {
-    if let Some(proof) = surplus_witness(s) {
+/// The spare test of the current position (an OR node at `ply`), within `cap` nodes, for spare mates
+/// of at most `plies` plies (`UNBOUNDED`: any).
+fn test_here(s: &mut Dfpn, ply: u32, cap: u64, plies: u32) -> Spare {
+    if let Some(proof) = surplus_witness(s, plies) {
         return Spare::Yes(proof);
     }
     let saved = Saved::take(s);
@@ -122,8 +131,8 @@ fn test_here(s: &mut Dfpn, ply: u32) -> Spare {
     // such ending spare: the captured drop is left over).
     s.futile_skip = true;
     s.spare = true;
-    s.horizon = super::tt::UNBOUNDED;
-    let cap = s.nodes + s.config.spare_test_nodes;
+    s.horizon = plies;
+    let cap = s.nodes + cap;
     s.node_budget = Some(s.node_budget.map_or(cap, |b| b.min(cap)));
     s.max_ply = s.max_ply.saturating_sub(ply).max(2);
     let root_path = ROOT_PATH ^ key ^ s.salt;
@@ -152,11 +161,11 @@ fn test_here(s: &mut Dfpn, ply: u32) -> Spare {
 /// mate with pieces to spare, and P plus one piece of X (any kind: every hand covering it is such an
 /// H) is a proof hand of the spare game. Proven entries are general (never path-dependent), and every
 /// proof of the table's ordinary salt is a mate of the strict game, a canonical mate a fortiori.
-fn surplus_witness(s: &Dfpn) -> Option<Hand> {
+fn surplus_witness(s: &Dfpn, plies: u32) -> Option<Hand> {
     let hand = s.pos.hand(s.attacker);
     let key = s.pos.board_key() ^ s.main_salt;
-    let p = s.tt.probe(key, hand, 0, super::tt::UNBOUNDED);
-    if !p.is_proven() || !hand.covers(p.hand) {
+    let p = s.tt.probe(key, hand, 0, plies);
+    if !p.is_proven() || u32::from(p.len) > plies || !hand.covers(p.hand) {
         return None;
     }
     let surplus = hand.saturating_sub(p.hand);
@@ -331,7 +340,7 @@ mod tests {
         let stop = AtomicBool::new(false);
         let mut on_info = |_: &SearchInfo| {};
         let mut s = Dfpn::new(&mut tt, root, config, &limits, &stop, &mut on_info);
-        test_here(&mut s, 0)
+        test_here(&mut s, 0, 200_000, crate::search::tt::UNBOUNDED)
     }
 
     #[test]
@@ -366,7 +375,7 @@ mod tests {
             if prove {
                 s.run();
             }
-            (surplus_witness(&s), hand)
+            (surplus_witness(&s, crate::search::tt::UNBOUNDED), hand)
         };
         let (w, hand) = witness("7lk/7p1/8G/9/9/9/9/9/9 b RP 1", true);
         assert_eq!(w, Some(hand), "the rook mates, the pawn is left over");

@@ -130,6 +130,22 @@ impl BruteForce {
         bf.deepen(root, max_plies)
     }
 
+    /// A brute force of the canonical game (futile drops are no defence, a defender left with only
+    /// them is mated), kept across positions (its memo holds for any position); with `spare`, of
+    /// the spare game on top (a mate counts only with a piece left in the attacker's hand).
+    pub fn canonical_game(spare: bool, budget: u64) -> BruteForce {
+        let mut bf = BruteForce::new(budget);
+        bf.canonical = true;
+        bf.spare_game = spare;
+        bf
+    }
+
+    /// The attacker to move in `pos` (pieces already distributed): its shortest mate of at most
+    /// `max_plies` in this instance's game.
+    pub fn value(&mut self, pos: &Position, max_plies: u32) -> Truth {
+        self.deepen(pos, max_plies)
+    }
+
     /// Whether some reply in `list` other than `except` is not answered by a spare mate.
     fn some_reply_not_spare(
         &mut self,
@@ -395,7 +411,7 @@ impl BruteForce {
 /// interposition between a distant checker and the king); it is futile when the checking piece can
 /// capture it with a check (a legal move from its square to the drop's, promoting or not) after which
 /// every legal move of the defender is a drop (none at all: mate).
-fn futile_drop(pos: &mut Position, m: kanju::position::Move) -> bool {
+pub(crate) fn futile_drop(pos: &mut Position, m: kanju::position::Move) -> bool {
     if !m.is_drop() {
         return false;
     }

@@ -64,14 +64,14 @@ enum Rule {
 
 /// The composers' rule: the solver's test cap, and the plies the brute force's own test looks in
 /// (even: the position tested has the defender to move).
-const COMPOSERS_CONFIG: &str = "sparetest=0,futiletest=20000";
+const COMPOSERS_CONFIG: &str = "sparetest=0,futiletest=20000,ranktest=0";
 const TEST_PLIES: u32 = 10;
 
 fn canonical_sweep(seed: u64, count: u32, nodes: u64, rule: Rule) {
     let mut rng = Rng::new(seed);
     // The futile-drop rule alone: spare tests off (`composer_sweep` tests them).
     let config = match rule {
-        Rule::Narrow => "sparetest=0,futiletest=0",
+        Rule::Narrow => "sparetest=0,futiletest=0,ranktest=0",
         Rule::Composers => COMPOSERS_CONFIG,
     };
     let mut solver = solver_with(4, config);
@@ -160,7 +160,7 @@ const SPARE_PLIES_DEEP: u32 = 9;
 /// longer than its plies, and a deeper look must agree.
 fn composer_sweep(seed: u64, count: u32, nodes: u64) {
     let mut rng = Rng::new(seed);
-    let mut solver = solver_with(4, "sparetest=20000");
+    let mut solver = solver_with(4, "sparetest=20000,ranktest=0");
     solver.set_futile(Futile::Skip);
     let limits = limits(nodes);
     let (mut compared, mut ranked, mut unfinished) = (0, 0, 0);

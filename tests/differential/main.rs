@@ -10,6 +10,8 @@
 //! * `alternatives`: the alternative mating moves along a line (余詰) against the brute force.
 //! * `canonical`: the canonical game (futile interpositions skipped) against the brute force playing
 //!   the same rule.
+//! * `ranking`: the composers' ranking of the printed canonical line against an exhaustive value
+//!   search written from its statement.
 //! * `reuse`: one solver, one table, two positions on the same board, in both orders: the second
 //!   answer must not change because of what the first left in the table (issue 11, items 2 and 7).
 //!
@@ -17,8 +19,8 @@
 //! the brute force's. Failures are classified by `fault`: unsound answers always fail; lines shorter or
 //! longer than the minimax length fail only the tests that ask for it (`Lengths`).
 //!
-//! `cargo test --release --test differential` runs the default tests: 50 to 90 s on the shared
-//! two-core machine (sweeps 4 x 300 positions, the canonical sweep, reuse 120 + 150 pairs, the
+//! `cargo test --release --test differential` runs the default tests: 2 to 3 minutes on the shared
+//! two-core machine (sweeps 4 x 300 positions, the canonical and ranking sweeps, reuse 120 + 150 pairs, the
 //! hand-picked cases). The `#[ignore]`d ones are long (10 000 positions per convention, 5 000
 //! canonical draws, 2 000 and 10 000 pairs: minutes to the better part of an hour each, now that
 //! every solve also proves its line shortest); run one with `-- --ignored --exact <module>::<name>`.
@@ -31,6 +33,7 @@ mod alternatives;
 mod brute;
 mod canonical;
 mod generate;
+mod ranking;
 mod reuse;
 mod sweep;
 

@@ -1,0 +1,207 @@
+//! The composers' ranking on the canonical line: a defence after which the attacker forces a mate with
+//! pieces to spare (駒余り) is not the main line.
+//!
+//! Composers rank such a defence below every defence after which the attacker cannot force one,
+//! whatever the lengths (`spare.rs` states the ranking; an exhaustive search at the nodes where
+//! Zukou's recorded lines part from kanju's canonical ones agrees with the records under it). Playing
+//! the ranking inside the canonical search (`--config sparetest=N`) needs a "no spare mate" proof for
+//! every reply that refutes a bound anywhere in the tree, and those proofs are the expensive kind (every
+//! mate must end with an empty hand): the canonical phase then seldom ends. Here the ranking is applied
+//! to the printed line only, after the canonical search, the way shtsume's refinement pass
+//! (`make_tree`, notes §4.3) applies its own:
+//!
+//! * Walk the canonical line from the root. At each defender node, ask a spare test of the line's
+//!   reply (a search capped at `SearchConfig::ranking_test_nodes`; a proof in the ordinary table
+//!   whose proof hand the attacker's hand exceeds answers it at once, `spare::surplus_witness`).
+//! * If the attacker forces a spare mate after it, look among the other replies that count in the
+//!   canonical game (futile drops do not) for the longest one that no spare test answers yes: its
+//!   canonical minimax length is made exact from its child ("mate within b − 2?" until no, the
+//!   same bounded searches as the root's) and its line is read along exact values. Replies are
+//!   tried by their recorded upper bounds, longest first, and the trial stops once no bound can
+//!   beat the best length found.
+//! * If there is one, the line takes it, with its exact continuation, and the walk goes on into it
+//!   (its own defender nodes are ranked in turn); otherwise (every reply is answered by a spare mate:
+//!   the variation is 駒余り whatever the defender does) the line keeps its reply.
+//!
+//! What the pass does not claim. Only "yes" answers change the line; a test that runs out counts the
+//! reply as one without spare mate, as does a reply the pass never tests (an attacker node's other
+//! checks keep their canonical order, though the ranking may shorten their values). So a ranked line
+//! is a real mate (it is verified like every line) whose length is the composers' as far as the tests
+//! saw; it is not called exact. Each change replaces the rest of the line with a complete mating
+//! line, so a pass that a limit ends halfway still leaves a mate. The pass has one phase step's node
+//! budget (`SearchConfig::phase_step`).
+
+use super::{At, bounded_search, probe_child, probe_here, walk_from};
+use crate::position::Move;
+use crate::position::movegen::{MoveList, check_gap, generate_evasions};
+use crate::search::dfpn::Dfpn;
+use crate::search::frontier::is_interposition;
+use crate::search::futile::futile_proof;
+use crate::search::spare::{Spare, after_reply_within};
+use crate::search::tt::UNBOUNDED;
+
+/// The canonical line `line` (from the current position, the root, in the canonical game) ranked as
+/// the composers rank defences (module comment), and whether the ranking changed it. Leaves the
+/// position and the path set as it found them.
+pub(super) fn rank(s: &mut Dfpn, line: Vec<Move>) -> (Vec<Move>, bool) {
+    let cap = s.config.ranking_test_nodes;
+    if cap == 0 || line.len() < 3 || s.user_limit_reached() {
+        return (line, false);
+    }
+    // The canonical phase may have ended on its own budget; the pass has its own.
+    s.aborted = false;
+    let saved_budget = s.node_budget;
+    s.node_budget = s.config.phase_step(s.nodes).map(|n| s.nodes + n);
+    let root = At {
+        ply: 0,
+        path: s.root_path,
+    };
+    let begun = s.nodes;
+    let ranked = rank_or(s, root, line.clone(), cap);
+    log::debug!(
+        "ranking: {} plies to {} in {} nodes{}",
+        line.len(),
+        ranked.len(),
+        s.nodes - begun,
+        if s.aborted { ", out of budget" } else { "" }
+    );
+    s.node_budget = saved_budget;
+    if s.aborted && !s.user_limit_reached() {
+        // Only the pass's own budget ended it.
+        s.aborted = false;
+    }
+    let changed = ranked != line;
+    (ranked, changed)
+}
+
+/// From the OR node `at`: its canonical line `line` (a check, then the defender's node) with the
+/// defender's node ranked.
+fn rank_or(s: &mut Dfpn, at: At, mut line: Vec<Move>, cap: u64) -> Vec<Move> {
+    let Some(&check) = line.first() else {
+        return line;
+    };
+    let rest = s.off_path_child(check, at.ply, at.path, |s, ply, path| {
+        rank_and(s, At { ply, path }, &line[1..], cap)
+    });
+    if let Some(rest) = rest {
+        line.truncate(1);
+        line.extend(rest);
+    }
+    line
+}
+
+/// From the defender node `at`: its canonical line `line` (a reply, then the attacker's node; empty
+/// where the line ends) ranked: the reply is the one with the longest ranked continuation among the
+/// replies that count and that no spare test answers yes (`spare_after`); if every reply is answered
+/// by a spare mate, the line's own reply. Replies are tried by upper bounds of their lengths, longest
+/// first, until no bound can beat the best continuation found (a ranked length is at most the
+/// canonical one: the defender only loses choices).
+fn rank_and(s: &mut Dfpn, at: At, line: &[Move], cap: u64) -> Vec<Move> {
+    let Some(&chosen) = line.first() else {
+        return vec![];
+    };
+    let k = line.len() as u32;
+    let mut moves = MoveList::new();
+    generate_evasions(&s.pos, &mut moves);
+    let gap = check_gap(&s.pos);
+    // Each reply with an upper bound of its canonical length: the line's reply k − 1; the others their
+    // recorded proofs within k − 1 (the node is proven within k, so every reply that counts is), else
+    // k − 1 itself.
+    let mut replies: Vec<(Move, u32)> = vec![(chosen, k - 1)];
+    for &m in moves.iter() {
+        if m == chosen || (is_interposition(m, gap) && futile_proof(s, m, at.ply).is_some()) {
+            continue;
+        }
+        let p = probe_child(s, at.path, m, k - 1);
+        let bound = if p.is_proven() {
+            u32::from(p.len).min(k - 1)
+        } else {
+            k - 1
+        };
+        replies.push((m, bound));
+    }
+    // Longest bound first; among equal bounds, the line's reply, then the order of generation.
+    replies.sort_by_key(|&(_, bound)| std::cmp::Reverse(bound));
+    let mut best: Option<Vec<Move>> = None;
+    for (m, bound) in replies {
+        if s.aborted || best.as_ref().is_some_and(|b| b.len() as u32 > bound) {
+            break;
+        }
+        let rest = s
+            .off_path_child(m, at.ply, at.path, |s, ply, path| {
+                let child = At { ply, path };
+                let canonical = if m == chosen {
+                    line[1..].to_vec()
+                } else {
+                    exact_line(s, child, bound)?
+                };
+                Some(canonical)
+            })
+            .flatten();
+        let Some(rest) = rest else {
+            continue;
+        };
+        if spare_after(s, at, m, rest.len() as u32, cap) {
+            continue;
+        }
+        let rest = s
+            .off_path_child(m, at.ply, at.path, |s, ply, path| {
+                rank_or(s, At { ply, path }, rest.clone(), cap)
+            })
+            .unwrap_or(rest);
+        if best.as_ref().is_none_or(|b| rest.len() + 1 > b.len()) {
+            let mut ranked = vec![m];
+            ranked.extend(rest);
+            best = Some(ranked);
+        }
+    }
+    if let Some(b) = &best
+        && b[0] != chosen
+    {
+        log::debug!(
+            "ranking: ply {}: {chosen:?} ({} plies) gives way to {:?} ({} plies)",
+            at.ply,
+            k - 1,
+            b[0],
+            b.len() - 1
+        );
+    }
+    // Every reply answered by a spare mate: the line's own.
+    best.unwrap_or_else(|| line.to_vec())
+}
+
+/// From the OR node `at`: the canonical minimax line, its length made exact from an upper bound
+/// `bound` ("mate within b − 2?" until no); `None` if it is not proven within `bound` or no line is
+/// read. A limit that stops the tightening leaves the shortest line proven so far.
+fn exact_line(s: &mut Dfpn, at: At, bound: u32) -> Option<Vec<Move>> {
+    if !bounded_search(s, at, bound).0 {
+        return None;
+    }
+    let mut b = u32::from(probe_here(s, at.path, bound).len).min(bound);
+    let mut exact = b <= 1;
+    while !exact && !s.aborted {
+        let (proven, disproven) = bounded_search(s, at, b - 2);
+        if proven {
+            b = u32::from(probe_here(s, at.path, b - 2).len).min(b - 2);
+            exact = b <= 1;
+        } else if disproven {
+            exact = true;
+        } else {
+            break;
+        }
+    }
+    walk_from(s, at, b, exact, true).filter(|l| !l.is_empty())
+}
+
+/// Whether a spare test answers yes for the reply `m` from the defender node `at`, whose canonical
+/// continuation takes `len` plies: for a drop interposition, a spare mate of any length; for any other
+/// reply, one of at most `len` plies.
+fn spare_after(s: &mut Dfpn, at: At, m: Move, len: u32, cap: u64) -> bool {
+    let gap = check_gap(&s.pos);
+    let plies = if m.is_drop() && is_interposition(m, gap) {
+        UNBOUNDED
+    } else {
+        len
+    };
+    matches!(after_reply_within(s, m, at.ply, cap, plies), Spare::Yes(_))
+}
