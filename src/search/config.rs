@@ -87,7 +87,7 @@ pub const PHASE_STEPS: u64 = 2;
 
 /// The default node cap of one spare test of the composers' ranking
 /// (`SearchConfig::ranking_test_nodes`).
-pub const RANKING_TEST_NODES: u64 = 5_000;
+pub const RANKING_TEST_NODES: u64 = 30_000;
 
 /// The default node cap of the shortest-first search (`SearchConfig::deepen_nodes`).
 pub const DEEPEN_NODES: u64 = 10_000;
