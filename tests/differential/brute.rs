@@ -446,7 +446,7 @@ pub(crate) fn futile_drop(pos: &mut Position, m: kanju::position::Move) -> bool 
 /// Whether `m`, just played and checking, is a pawn drop that leaves the defender no legal move (the
 /// pawn-drop-mate rule makes it illegal). Decided here rather than in the memo: the same position can
 /// be reached by a pawn push, where it is a legal mate.
-fn pawn_drop_mate(pos: &Position, m: kanju::position::Move) -> bool {
+pub(crate) fn pawn_drop_mate(pos: &Position, m: kanju::position::Move) -> bool {
     if !(m.is_drop() && m.drop_kind() == PieceKind::Pawn) {
         return false;
     }

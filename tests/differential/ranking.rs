@@ -19,7 +19,7 @@
 //! Sizes and times (`cargo test --release --test differential ranking`): 1 000 positions drawn, the
 //! mates among them compared; under a minute.
 
-use crate::brute::{BruteForce, Truth};
+use crate::brute::{BruteForce, Truth, futile_drop, pawn_drop_mate};
 use crate::common::Rng;
 use crate::generate::{Convention, random_problem};
 use crate::{limits, on_big_stack, position, solve, solver_with, usi};
@@ -101,7 +101,7 @@ impl Ranked {
         generate_legal(pos, &mut all);
         let mut replies = MoveList::new();
         for &m in all.iter() {
-            if !crate::brute::futile_drop(pos, m) {
+            if !futile_drop(pos, m) {
                 replies.push(m);
             }
         }
@@ -167,15 +167,6 @@ impl Ranked {
         self.replies.insert(key, v);
         Ok(v)
     }
-}
-
-fn pawn_drop_mate(pos: &Position, m: kanju::position::Move) -> bool {
-    if !(m.is_drop() && m.drop_kind() == kanju::position::PieceKind::Pawn) {
-        return false;
-    }
-    let mut list = MoveList::new();
-    generate_legal(pos, &mut list);
-    list.is_empty()
 }
 
 fn ranking_sweep(seed: u64, count: u32, nodes: u64) {

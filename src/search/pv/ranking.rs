@@ -201,11 +201,7 @@ fn exact_line(s: &mut Dfpn, at: At, bound: u32) -> Option<Vec<Move>> {
 /// continuation takes `len` plies: for a drop interposition, a spare mate of any length; for any other
 /// reply, one of at most `len` plies.
 fn spare_after(s: &mut Dfpn, at: At, m: Move, len: u32, cap: u64) -> bool {
-    let gap = check_gap(&s.pos);
-    let plies = if m.is_drop() && is_interposition(m, gap) {
-        UNBOUNDED
-    } else {
-        len
-    };
+    // A legal drop in check always interposes.
+    let plies = if m.is_drop() { UNBOUNDED } else { len };
     matches!(after_reply_within(s, m, at.ply, cap, plies), Spare::Yes(_))
 }
