@@ -275,7 +275,7 @@ pub(super) fn canonical(s: &mut Dfpn, strict: &Line) -> Option<Line> {
     s.futile_tests.clear();
     // A salt of this phase's own: its bounded results may rest on spare tests that ended without an
     // answer (`spare.rs`), true for this solve's approximation only, so no later solve may read them.
-    s.salt = s.main_salt ^ CANONICAL_SALT ^ next_canonical_generation();
+    s.salt = s.main_salt ^ CANONICAL_SALT ^ s.tt.next_phase_salt();
     // The strict line is a mate in the canonical game too, only perhaps not read as one (a futile
     // interposition in it is no defence): the fallback if no better line is read.
     let mut best = strict.moves.clone();
@@ -294,13 +294,6 @@ pub(super) fn canonical(s: &mut Dfpn, strict: &Line) -> Option<Line> {
     s.salt = s.main_salt;
     s.node_budget = None;
     (line.ranked || line.moves.len() as u32 == bound).then_some(line)
-}
-
-/// A fresh number for each canonical phase (mixed into its table salt).
-fn next_canonical_generation() -> u64 {
-    static GENERATION: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
-    let g = GENERATION.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-    g.wrapping_mul(0x9e37_79b9_7f4a_7c15)
 }
 
 /// The current position's table entry for a search with `budget`, reached along `path`.

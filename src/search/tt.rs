@@ -296,6 +296,8 @@ pub struct Table {
     /// `DIRTY_MAX`): clearing after a short problem then resets a few clusters, not the whole table
     /// (a 256 MiB fill costs ~30 ms, hundreds of times the search itself on a mate in 7).
     dirty: Option<Vec<u32>>,
+    /// Phases given a table salt of their own since the last clear (`next_phase_salt`).
+    phases: u64,
 }
 
 /// `n` empty clusters, in memory the kernel is asked to back with huge pages.
@@ -347,6 +349,7 @@ impl Table {
             gcs: 0,
             written: 0,
             dirty: Some(Vec::new()),
+            phases: 0,
         }
     }
 
@@ -369,6 +372,17 @@ impl Table {
         self.used = 0;
         self.gcs = 0;
         self.written = 0;
+        self.phases = 0;
+    }
+
+    /// A salt no phase has used since the last clear, for results that no later phase may read (the
+    /// canonical phase's, see `pv::canonical`). Counted from the clear, not over the process: a solve
+    /// on a cleared table then searches the same slots whatever was solved before it, so its answer
+    /// and node count do not depend on the problems before it.
+    pub fn next_phase_salt(&mut self) -> u64 {
+        let salt = self.phases.wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        self.phases += 1;
+        salt
     }
 
     /// Notes that cluster `idx`, empty until now, is being written.
