@@ -125,6 +125,18 @@ pub fn check_table_size(mb: usize) -> Result<(), TableSizeError> {
     Ok(())
 }
 
+/// Refuses `jobs` tables of `mb` MiB each (one per worker of `kanju solve -j`) when together they
+/// exceed the machine's memory: each would be touched in full, and the kernel would kill the process.
+pub fn check_tables_fit(jobs: usize, mb: usize) -> Result<(), String> {
+    let total = (jobs as u64).saturating_mul(mb as u64);
+    match physical_memory_mb() {
+        Some(memory_mb) if jobs > 1 && total > memory_mb => Err(format!(
+            "{jobs} jobs with a {mb} MiB table each need {total} MiB, more than this machine's memory ({memory_mb} MiB)"
+        )),
+        _ => Ok(()),
+    }
+}
+
 /// Total RAM in MiB, where the OS tells it cheaply (Linux); `None` elsewhere, and then only the range
 /// check applies.
 fn physical_memory_mb() -> Option<u64> {
@@ -167,9 +179,10 @@ impl CheckedSolver {
         self.hash_mb
     }
 
-    /// Re-allocates the table if the size changed.
-    pub fn ensure_size(&mut self, hash_mb: usize) {
-        if hash_mb != self.hash_mb {
+    /// Re-allocates the table if the size changed (then returns true).
+    pub fn ensure_size(&mut self, hash_mb: usize) -> bool {
+        let changed = hash_mb != self.hash_mb;
+        if changed {
             // Drop the old table first so that both are never alive at once.
             let settings = self.settings();
             self.solver = Solver::new(1);
@@ -177,10 +190,16 @@ impl CheckedSolver {
             self.restore(settings);
             self.hash_mb = hash_mb;
         }
+        changed
     }
 
     pub fn clear(&mut self) {
         self.solver.clear();
+    }
+
+    /// The table's size in MiB: less than `hash_mb` when that much memory could not be had.
+    pub fn table_mb(&self) -> usize {
+        self.solver.table_mb()
     }
 
     /// Sets the search's internal switches (kept across `ensure_size`).

@@ -2,7 +2,7 @@
 //! `kanju::cli`.
 
 use clap::{Parser, Subcommand};
-use kanju::checked::{HASH_DEFAULT_MB, check_table_size};
+use kanju::checked::{HASH_DEFAULT_MB, check_table_size, check_tables_fit};
 use kanju::cli::bench::{BenchOptions, run_bench};
 use kanju::cli::solve::{Format, Notation, SolveOptions, run_solve};
 use kanju::cli::{on_search_stack, perft_report};
@@ -174,13 +174,22 @@ fn run_command(command: Command) -> ExitCode {
             check_alternatives,
             futile,
         } => {
+            // More workers than problems would only build tables nobody uses.
+            let jobs = match sfens.len() {
+                0 => usize::from(jobs),
+                n => usize::from(jobs).min(n),
+            };
+            if let Err(e) = check_tables_fit(jobs, hash_mb) {
+                eprintln!("error: {e}");
+                return ExitCode::from(2);
+            }
             let opts = SolveOptions {
                 time_ms,
                 nodes,
                 hash_mb,
                 format: if json { Format::Json } else { format },
                 notation,
-                jobs: usize::from(jobs),
+                jobs,
                 progress: !no_progress,
                 pv,
                 check_alternatives,

@@ -265,6 +265,26 @@ fn solve_futile_skip_gives_canonical_lengths() {
     assert_eq!(out.status.code(), Some(2));
 }
 
+/// A canonical line may end where the defender has only futile interpositions left, which is no
+/// checkmate: the answer says so. Here 1g2h checks along the long diagonal and every evasion is a
+/// drop the bishop captures, all the way to 8b (the strict game's mate is 13 plies).
+#[test]
+fn a_canonical_line_ending_before_mate_says_so() {
+    const SFEN: &str = "k8/9/1K7/9/9/9/8B/8B/9 b 2r4g4s4n4l18p 1";
+    let out = kanju(&["solve", "--json", "--futile", "skip", SFEN], "");
+    let line = &stdout_lines(&out)[0];
+    assert!(
+        line.contains("\"pv\":[\"1g2h\"]") && line.contains("only futile interpositions left"),
+        "{line}"
+    );
+    let out = kanju(&["solve", "--json", SFEN], "");
+    let line = &stdout_lines(&out)[0];
+    assert!(
+        line.contains("\"length\":13,") && !line.contains("futile"),
+        "{line}"
+    );
+}
+
 #[test]
 fn solve_reports_malformed_input_without_panicking() {
     for bad in [
@@ -294,6 +314,44 @@ fn solve_refuses_absurd_options() {
         assert_eq!(out.status.code(), Some(2), "{args:?}");
         assert!(out.stdout.is_empty());
     }
+}
+
+/// `-j` builds a table per worker: never more workers than problems given, and never more tables
+/// than the machine's memory holds (1000 tables of 256 MiB were built for one mate in one, until the
+/// kernel killed the process).
+#[test]
+fn solve_jobs_build_no_more_tables_than_needed_or_fit() {
+    let out = kanju(&["solve", "--no-progress", "-j", "1000", MATE1], "");
+    assert!(out.status.success(), "{out:?}");
+    assert_mate_line(MATE1, &stdout_lines(&out)[0], 1);
+    // From stdin the number of problems is unknown: 1024 tables of 1 GiB are refused at once.
+    // (No input is written: the refusal comes before any is read.)
+    let out = kanju(&["solve", "-j", "1024", "--hash-mb", "1024"], "");
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    assert!(out.stdout.is_empty());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("more than this machine's memory"));
+}
+
+/// A table larger than the process may allocate (an address-space limit) is made smaller, with a
+/// warning, instead of aborting the process.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_table_that_cannot_be_allocated_is_made_smaller() {
+    let bin = env!("CARGO_BIN_EXE_kanju");
+    let out = Command::new("sh")
+        .arg("-c")
+        .arg(format!(
+            "ulimit -v 1000000 && exec '{bin}' solve --no-progress --hash-mb 1500 '{MATE1}'"
+        ))
+        .output()
+        .expect("sh runs");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    if stderr.contains("more than this machine's memory") {
+        return; // a machine with less than 1.5 GiB refuses the size before allocating.
+    }
+    assert!(out.status.success(), "{out:?}");
+    assert_mate_line(MATE1, &stdout_lines(&out)[0], 1);
+    assert!(stderr.contains("could not be allocated"), "{stderr}");
 }
 
 /// A problem file in a fresh temporary directory, removed when dropped.

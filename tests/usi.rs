@@ -243,6 +243,29 @@ fn solves_problems_in_a_row_on_one_table() {
 /// prints a wrong length (`tests/differential` `perpetual_check_inside_the_net` shows it with the
 /// naive cache and confirms the lengths with the brute force): the engine's `checkmate` line is the
 /// minimax line.
+/// A GUI may play the answer back move by move: `position … moves …` with the first plies of a line
+/// whose interposition drops a piece the SFEN leaves out of the defender's hand (the tsume
+/// convention: the defender holds the rest) is accepted, and the search goes on from there with
+/// the rest of the line.
+#[test]
+fn the_engines_own_line_plays_back_with_moves() {
+    const PROBLEM: &str = "3R1G3/4k4/4l4/9/9/9/9/9/9 b 2B3SP 1";
+    let mut e = Engine::ready();
+    e.send(&format!("position sfen {PROBLEM}"));
+    e.send("go mate 30000");
+    let line = e.checkmate(ANSWER);
+    let moves: Vec<&str> = line.split_whitespace().skip(1).collect();
+    assert_eq!(moves.len(), 5, "{line}");
+    assert_eq!(
+        moves[1], "P*4c",
+        "{line}: the defender drops a pawn it was not given"
+    );
+    let played = format!("{PROBLEM} moves {} {}", moves[0], moves[1]);
+    e.send(&format!("position sfen {played}"));
+    e.send("go mate 30000");
+    assert_eq!(assert_mate(&played, &e.checkmate(ANSWER), 3).len(), 3);
+}
+
 #[test]
 fn perpetual_check_inside_the_net_over_usi() {
     let mut e = Engine::ready();

@@ -73,9 +73,44 @@ fn split_command(text: &str) -> (String, Vec<&str>) {
     (head, moves)
 }
 
+/// The parser's complaint about `head`, with the text it points at.
+fn syntax_error(head: &str, e: &shogi_usi_parser::Error) -> SfenError {
+    use shogi_usi_parser::Error;
+    let text = head.strip_prefix("sfen ").unwrap_or(head);
+    if text == "sfen" || text.is_empty() {
+        return SfenError::Syntax("no position given".into());
+    }
+    let at = |from: usize, to: usize| {
+        let word = head.get(from..to.max(from + 1)).unwrap_or("").trim();
+        if word.is_empty() {
+            "at its end".to_string()
+        } else {
+            format!("at '{word}'")
+        }
+    };
+    SfenError::Syntax(match *e {
+        Error::InvalidInput {
+            from,
+            to,
+            description,
+        } => format!("'{text}' {}: {description}", at(from, to)),
+        Error::Extra { from } => format!(
+            "'{text}': unexpected '{}' after the position",
+            head.get(from..).unwrap_or("").trim()
+        ),
+        _ => format!("'{text}' is not a position"),
+    })
+}
+
 impl Position {
     /// Reads a position: a bare SFEN, `sfen <SFEN>`, `startpos`, or a whole USI `position …` command,
     /// optionally followed by `moves …` (each must be legal). The move number may be omitted.
+    ///
+    /// A mate problem's SFEN often leaves the defender's hand out: when the side to move has no king,
+    /// the defender holds every piece neither on the board nor in a hand (`give_rest_to`; the search
+    /// reads a problem so, `search::problem_position`). Moves after it are played under the same
+    /// convention, so that a line kanju prints (whose interpositions drop those pieces) can be played
+    /// back with `position … moves …`; without moves the position stays as written.
     pub fn from_sfen(text: &str) -> Result<Position, SfenError> {
         let (head, moves) = split_command(text);
         // The parser skips what a hand cannot hold; a king there is an error, not nothing.
@@ -86,8 +121,9 @@ impl Position {
                 "a king cannot be in hand: '{hand}'"
             )));
         }
-        let partial =
-            PartialPosition::from_usi(&head).map_err(|e| SfenError::Syntax(format!("{e:?}")))?;
+        // Fields apart by any run of blanks, as people type them.
+        let head = head.split_whitespace().collect::<Vec<_>>().join(" ");
+        let partial = PartialPosition::from_usi(&head).map_err(|e| syntax_error(&head, &e))?;
         let mut pos = Position::empty();
         let mut counts = [0u8; PieceKind::NUM];
         let mut kings = [0u8; 2];
@@ -130,6 +166,9 @@ impl Position {
         pos.start_ply = u32::from(partial.ply()).max(1);
         pos.validate()?;
         pos.checkers = pos.compute_checkers();
+        if !moves.is_empty() && pos.king_square(pos.side).is_none() {
+            pos.give_rest_to(pos.side.flip());
+        }
         for text in moves {
             let m = pos
                 .parse_usi_move(text)
@@ -283,6 +322,43 @@ mod tests {
         }
         let p = Position::from_sfen("9/9/9/9/9/9/9/9/4K4 b - 1").unwrap();
         assert_eq!(p.validate_mate_problem(), Err(SfenError::NoDefenderKing));
+    }
+
+    /// Blanks between fields may be any run of spaces or tabs; a syntax error names the text it
+    /// stopped at, not the parser's internals.
+    #[test]
+    fn blanks_are_free_and_syntax_errors_name_the_text() {
+        let p = Position::from_sfen("sfen  k8/9/PK7/9/9/9/9/9/9 \t b  2r 1").unwrap();
+        assert_eq!(
+            p.key(),
+            Position::from_sfen("k8/9/PK7/9/9/9/9/9/9 b 2r 1")
+                .unwrap()
+                .key()
+        );
+        let e = Position::from_sfen("k8/9/PK7/9/9/9/9/9/9 x 2r 1").unwrap_err();
+        assert!(e.to_string().contains("at 'x'"), "{e}");
+        assert!(!e.to_string().contains("InvalidInput"), "{e}");
+        let e = Position::from_sfen("k8/9/PK7/9/9/9/9/9/9 b 2r 1 zz").unwrap_err();
+        assert!(e.to_string().contains("unexpected 'zz'"), "{e}");
+        let e = Position::from_sfen("sfen").unwrap_err();
+        assert_eq!(e.to_string(), "malformed SFEN: no position given");
+    }
+
+    /// Moves after a problem SFEN are played with the defender holding the pieces the SFEN leaves
+    /// out (here the pawn it interposes), as the search reads the problem; without moves the
+    /// position stays as written. With a king on each side nothing is given.
+    #[test]
+    fn moves_after_a_problem_follow_the_defenders_hand_convention() {
+        let problem = "3R1G3/4k4/4l4/9/9/9/9/9/9 b 2B3SP 1";
+        let literal = Position::from_sfen(problem).unwrap();
+        assert_eq!(literal.hand(Color::White).count(PieceKind::Pawn), 0);
+        let p = Position::from_sfen(&format!("{problem} moves B*3d P*4c")).unwrap();
+        assert_eq!(p.hand(Color::White).count(PieceKind::Pawn), 16);
+        assert_eq!(p.hand(Color::White).count(PieceKind::Rook), 1);
+        assert_eq!(p.hand(Color::Black).count(PieceKind::Bishop), 1);
+        // A game position: a pawn the side not to move does not hold cannot be dropped.
+        let game = "4k4/9/9/9/9/9/9/9/4K4 b 2P 1";
+        assert!(Position::from_sfen(&format!("{game} moves 5i5h P*5b")).is_err());
     }
 
     #[test]

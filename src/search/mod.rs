@@ -144,7 +144,14 @@ impl Solver {
 
     /// Re-allocates the table with a new size (clearing it).
     pub fn resize(&mut self, hash_mb: usize) {
+        // The old table goes first: both at once could need twice the memory.
+        self.tt = tt::Table::new(1);
         self.tt = tt::Table::new(hash_mb);
+    }
+
+    /// The table's size in MiB: less than asked for when that much memory could not be had.
+    pub fn table_mb(&self) -> usize {
+        self.tt.size_mb()
     }
 
     /// Forgets everything learnt (between unrelated problems).
@@ -252,6 +259,15 @@ impl Solver {
                                         )
                                     })
                                 };
+                                if !verify_mate_line(root, &c.moves) {
+                                    // A verified canonical line that is no mate ends where only
+                                    // futile interpositions are left: say so, a GUI expects mate.
+                                    let end = "the line ends where the defender has only futile interpositions left (not counted: the composers' convention)";
+                                    note = Some(match note {
+                                        Some(n) => format!("{n}; {end}"),
+                                        None => end.into(),
+                                    });
+                                }
                                 moves = c.moves;
                             }
                             _ => {

@@ -308,12 +308,16 @@ pub struct Table {
 /// pages on request (`madvise`) when transparent huge pages are in `madvise` mode, the common default;
 /// where they are off, or on other systems, the request is skipped or refused and nothing changes but
 /// the speed.
-fn allocate(n: usize) -> Vec<Cluster> {
-    let mut v: Vec<Cluster> = Vec::with_capacity(n);
+///
+/// `None` when the memory cannot be had (an address-space limit, `ulimit -v`): the caller then asks
+/// for less, where an infallible allocation would abort the process.
+fn allocate(n: usize) -> Option<Vec<Cluster>> {
+    let mut v: Vec<Cluster> = Vec::new();
+    v.try_reserve_exact(n).ok()?;
     advise_huge_pages(v.as_mut_ptr().cast(), n * std::mem::size_of::<Cluster>());
     // Written only now, after the advice: the first touch of each 2 MiB then faults in a huge page.
     v.resize(n, Cluster::default());
-    v
+    Some(v)
 }
 
 #[cfg(target_os = "linux")]
@@ -339,18 +343,37 @@ fn advise_huge_pages(_ptr: *mut u8, _len: usize) {}
 const DIRTY_MAX: usize = 1 << 16;
 
 impl Table {
-    /// A table of about `mb` MiB (at least one cluster).
+    /// A table of about `mb` MiB (at least one cluster); if that much memory cannot be had, the largest
+    /// half, quarter, … of it that can (`size_mb` tells), down to a single cluster.
     pub fn new(mb: usize) -> Table {
         let bytes = mb.max(1).saturating_mul(1 << 20);
-        let n = (bytes / std::mem::size_of::<Cluster>()).max(1);
+        let mut n = (bytes / std::mem::size_of::<Cluster>()).max(1);
+        let clusters = loop {
+            match allocate(n) {
+                Some(clusters) => break clusters,
+                None if n > 1 => n /= 2,
+                None => std::alloc::handle_alloc_error(std::alloc::Layout::new::<Cluster>()),
+            }
+        };
+        if clusters.len() * std::mem::size_of::<Cluster>() < bytes {
+            log::warn!(
+                "a {mb} MiB table could not be allocated; using {} MiB",
+                (clusters.len() * std::mem::size_of::<Cluster>()) >> 20
+            );
+        }
         Table {
-            clusters: allocate(n),
+            clusters,
             used: 0,
             gcs: 0,
             written: 0,
             dirty: Some(Vec::new()),
             phases: 0,
         }
+    }
+
+    /// The table's size in whole MiB (less than asked for when that much memory could not be had).
+    pub fn size_mb(&self) -> usize {
+        (self.clusters.len() * std::mem::size_of::<Cluster>()) >> 20
     }
 
     /// Bytes per entry (for the README and `info string`): the entry and its key.

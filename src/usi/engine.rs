@@ -175,7 +175,10 @@ impl Engine {
                 self.out.error(&error);
                 self.out.line(reply);
             }
-            Command::Unknown(what) => self.out.error(&format!("unknown command '{what}'")),
+            Command::Unknown(what) => {
+                self.out
+                    .error(&format!("unknown command '{}'", output::shown(&what)));
+            }
         }
         true
     }
@@ -287,12 +290,18 @@ impl Engine {
             .options
             .hash_mb
             .min(self.limits.max_hash_mb.unwrap_or(usize::MAX));
-        let mut solver = match std::mem::replace(&mut self.slot, Slot::Empty) {
-            Slot::Idle(s) => s,
-            Slot::Empty => CheckedSolver::new(hash_mb),
+        let (mut solver, built) = match std::mem::replace(&mut self.slot, Slot::Empty) {
+            Slot::Idle(s) => (s, false),
+            Slot::Empty => (CheckedSolver::new(hash_mb), true),
             Slot::Busy(_) => unreachable!("idle_solver is only called when no search runs"),
         };
-        solver.ensure_size(hash_mb);
+        let built = solver.ensure_size(hash_mb) || built;
+        if built && solver.table_mb() < hash_mb {
+            self.out.line(&format!(
+                "info string warning: a {hash_mb} MiB table could not be allocated; searching with {} MiB",
+                solver.table_mb()
+            ));
+        }
         solver.set_pv_level(self.options.pv_level);
         solver.set_check_alternatives(self.options.check_alternatives);
         solver.set_futile(self.options.futile);

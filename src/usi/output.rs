@@ -48,6 +48,28 @@ impl Output {
 
 /// `info time … nodes … nps … hashfull … [score mate N] [pv …]` for a progress report (`score mate`
 /// once the PV search has a proven length).
+/// Input text as an error message quotes it: control characters escaped, and cut after
+/// `SHOWN_CHARS` characters (a megabyte of garbage is not echoed back in full).
+pub fn shown(text: &str) -> String {
+    let mut out: String = text
+        .chars()
+        .take(SHOWN_CHARS)
+        .flat_map(|c| {
+            if c.is_control() {
+                c.escape_default().collect::<Vec<_>>()
+            } else {
+                vec![c]
+            }
+        })
+        .collect();
+    if text.chars().nth(SHOWN_CHARS).is_some() {
+        out.push('…');
+    }
+    out
+}
+
+const SHOWN_CHARS: usize = 80;
+
 pub fn info_line(info: &SearchInfo) -> String {
     let mut s = format!(
         "info time {} nodes {} nps {} hashfull {}",
@@ -88,6 +110,16 @@ pub fn final_info_line(nodes: u64, elapsed: Duration) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn quoted_input_is_escaped_and_cut() {
+        assert_eq!(shown("gox"), "gox");
+        assert_eq!(shown("a\0b\x1b"), "a\\u{0}b\\u{1b}");
+        let long = "x".repeat(1_000_000);
+        let s = shown(&long);
+        assert_eq!(s.chars().count(), SHOWN_CHARS + 1);
+        assert!(s.ends_with('…'));
+    }
     use crate::position::Position;
 
     /// A `Write` whose bytes the test can read back.
