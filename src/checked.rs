@@ -183,11 +183,8 @@ impl CheckedSolver {
     pub fn ensure_size(&mut self, hash_mb: usize) -> bool {
         let changed = hash_mb != self.hash_mb;
         if changed {
-            // Drop the old table first so that both are never alive at once.
-            let settings = self.settings();
-            self.solver = Solver::new(1);
+            // `resize` keeps the settings and drops the old table before building the new one.
             self.solver.resize(hash_mb);
-            self.restore(settings);
             self.hash_mb = hash_mb;
         }
         changed
