@@ -100,6 +100,8 @@ pub(super) struct Dfpn<'a> {
     pub mate1_probes: u64,
     /// Children cut as inferior repetitions that are no exact repetition (`loops.rs`).
     pub inferior_cuts: u64,
+    /// Children counted with the pump cost (`loops.rs`).
+    pub pump_children: u64,
     next_poll: u64,
     /// A node count at which the search stops, besides the user's limits (the PV phase's budget).
     pub node_budget: Option<u64>,
@@ -179,6 +181,7 @@ impl<'a> Dfpn<'a> {
             nodes: 0,
             mate1_probes: 0,
             inferior_cuts: 0,
+            pump_children: 0,
             next_poll: POLL_INTERVAL,
             node_budget: None,
             aborted: false,
@@ -478,6 +481,7 @@ impl<'a> Dfpn<'a> {
         let end = self.children.len();
         let agg = self.config.aggregation;
         let edge = self.config.edge();
+        let pump = self.config.pump();
 
         let (mut pn, mut dn);
         let mut spare_excuses = true;
@@ -492,7 +496,11 @@ impl<'a> Dfpn<'a> {
                 if !c.active {
                     continue;
                 }
-                let (l, h) = if or_node { (c.pn, c.dn) } else { (c.dn, c.pn) };
+                let (l, h) = if or_node {
+                    (pumped(c.pn, c.pump, pump), c.dn)
+                } else {
+                    (c.dn, pumped(c.pn, c.pump, pump))
+                };
                 let l = if l == 0 || l == INF { l } else { add(l, edge) };
                 if l < lo {
                     second = lo;
@@ -539,7 +547,17 @@ impl<'a> Dfpn<'a> {
             let (cl, ch) = if or_node { (c.pn, c.dn) } else { (c.dn, c.pn) };
             debug_assert!(cl != 0 && ch != 0 && cl != INF);
             let child_lo = best_threshold(th_lo, second, self.config.eps_den).saturating_sub(edge);
-            let child_hi = comb.child_threshold(agg, th_hi, ch, c.grouped);
+            // The child's own pn threshold: the pump cost its parent counts on it comes off.
+            let cost = if c.pump { pump } else { 0 };
+            let (child_lo, child_hi) = if or_node {
+                (
+                    child_lo.saturating_sub(cost),
+                    comb.child_threshold(agg, th_hi, ch, c.grouped),
+                )
+            } else {
+                let th = comb.child_threshold(agg, th_hi, add(ch, cost), c.grouped);
+                (child_lo, th.saturating_sub(cost).max(ch.saturating_add(1)))
+            };
             let (cthpn, cthdn) = if or_node {
                 (child_lo, child_hi)
             } else {
@@ -751,5 +769,15 @@ impl<'a> Dfpn<'a> {
             pos.do_move(m);
         }
         line
+    }
+}
+
+/// A child's pn as its parent counts it: with the pump cost inside a pump (`loops.rs`).
+#[inline(always)]
+fn pumped(pn: PnDn, pump: bool, cost: PnDn) -> PnDn {
+    if pump && pn != 0 && pn != INF {
+        add(pn, cost)
+    } else {
+        pn
     }
 }

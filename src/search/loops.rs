@@ -25,6 +25,20 @@
 //! pieces make "more in hand" no simple advantage.) On a chase where pieces shuttle between the hands
 //! it ends each shuttle after one round: in Zukou #8 after 9i9b+ S*8b, one line of the search dived past
 //! 1,700 plies over only 131 boards, and that position is proven in 18 M nodes instead of 51 M.
+//!
+//! **Pumps** (superior repetitions). The other way round, an ancestor's board where the attacker now
+//! holds *more*, is no loss: the attacker may have gained a piece it needs (composers build mates on
+//! it). It is searched, but its pn counts a little more (`SearchConfig::pump_cost`, a number only:
+//! no result changes). Why: a defender holding many pawns can interpose one, see it captured and
+//! come back to the same board, round after round; every round looks as cheap to df-pn as the last
+//! (the numbers of a narrow chase do not grow with its depth), so the search follows the pump through
+//! all of the defender's pawns before it looks elsewhere. In Shogi Musou #6 (a classic not in the
+//! repository) the search dived 100–500 plies deep for a mate in 23, the board coming back every 10
+//! plies with one more pawn in the attacker's hand. Every node of a repeated stretch pays the cost
+//! (a df-pn+ edge cost on pumps only), so a pump grows dearer with each round, and the long forced
+//! lines that repeat no board (Kotobuki's 611 plies) pay nothing. The cost is small (½ unit) because
+//! mates that pump pay it too: Zukou #71's defender feeds knights and lances round after round, and
+//! a whole unit per node makes that mate 19× dearer, while an eighth of a unit leaves Musou #6 diving.
 
 use crate::position::{Hand, Move};
 use std::collections::HashMap;
@@ -243,6 +257,24 @@ impl PathBoards {
         }
     }
 
+    /// Whether `board` occurs on the path with the attacker holding no more than `hand`: a child with
+    /// this board and hand is a superior (or exact) repetition, a pump (module note).
+    #[inline(always)]
+    pub fn pumps(&self, board: u64, hand: Hand) -> bool {
+        let Some(&first) = self.deepest.get(&board) else {
+            return false;
+        };
+        let mut i = first;
+        while i != NO_OCCURRENCE {
+            let o = &self.stack[i as usize];
+            if hand.covers(o.hand) {
+                return true;
+            }
+            i = o.prev;
+        }
+        false
+    }
+
     /// The ply of the deepest occurrence of `board` on the path where the attacker held at least
     /// `hand`: a child with this board and hand is an inferior (or exact) repetition of it.
     #[inline(always)]
@@ -366,6 +398,36 @@ mod tests {
         assert_eq!(boards.superior(other, Hand::EMPTY), None);
         boards.pop(b);
         assert_eq!(boards.superior(b, Hand::EMPTY), None);
+    }
+
+    /// A board found again with the attacker holding as much or more is a pump, with less or
+    /// something else it is not.
+    #[test]
+    fn pumps_need_a_covered_hand() {
+        use crate::position::PieceKind::{Gold, Pawn, Rook};
+        let hand = |kinds: &[crate::position::PieceKind]| {
+            let mut h = Hand::EMPTY;
+            for &k in kinds {
+                h.add(k);
+            }
+            h
+        };
+        let b = 0x1234_5678_9abc_def0;
+        let mut boards = PathBoards::default();
+        boards.push(b, hand(&[Rook, Pawn]), 0);
+        boards.push(0x42, hand(&[Gold]), 1);
+        assert!(boards.pumps(b, hand(&[Rook, Pawn, Pawn])));
+        assert!(boards.pumps(b, hand(&[Rook, Pawn, Gold])));
+        assert!(!boards.pumps(b, hand(&[Rook])));
+        assert!(!boards.pumps(b, hand(&[Gold, Pawn])));
+        assert!(!boards.pumps(0x43, hand(&[Rook, Pawn])));
+        // A deeper occurrence holding more does not hide a shallower one holding less.
+        boards.push(b, hand(&[Rook, Pawn, Pawn, Pawn]), 2);
+        assert!(boards.pumps(b, hand(&[Rook, Pawn, Pawn])));
+        boards.pop(b);
+        boards.pop(0x42);
+        boards.pop(b);
+        assert!(!boards.pumps(b, hand(&[Rook, Pawn, Pawn])));
     }
 
     #[test]

@@ -102,6 +102,9 @@ pub struct SolveResult {
     /// Children the main search cut as inferior repetitions that were no exact repetition
     /// (`loops.rs`; for tests and measurements).
     pub inferior_cuts: u64,
+    /// Children the main search counted with the pump cost, as superior repetitions (`loops.rs`;
+    /// for tests and measurements).
+    pub pump_children: u64,
 }
 
 /// Why `Solver::solve` refused a root position.
@@ -313,6 +316,7 @@ impl Solver {
             canonical_length,
             entries: search.tt.entries_written().saturating_sub(written_before),
             inferior_cuts: search.inferior_cuts,
+            pump_children: search.pump_children,
         })
     }
 }

@@ -57,6 +57,9 @@ pub(super) struct Child {
     pub futile: bool,
     /// Set with `futile` for a reply answered by a mate with pieces to spare (`spare.rs`).
     pub spared: bool,
+    /// A superior repetition of an ancestor, inside a pump (`loops.rs`): its parent counts the pump
+    /// cost on its pn.
+    pub pump: bool,
 }
 
 impl Child {
@@ -172,6 +175,7 @@ impl Dfpn<'_> {
                 next: NO_NEXT,
                 futile: false,
                 spared: false,
+                pump: false,
             });
         }
         let end = self.children.len();
@@ -383,7 +387,12 @@ impl Dfpn<'_> {
         } else {
             exact
         };
+        let pump = repeated.is_none()
+            && self.config.pump_cost > 0
+            && self.boards.pumps(board_key, child_hand);
+        self.pump_children += u64::from(pump);
         let c = &mut self.children[i];
+        c.pump = pump;
         if let Some(at) = repeated {
             // A repetition: lost for the attacker on this path. (A bounded search may cut it too: a
             // shortest mate never repeats a position; see `pv.rs`.)
@@ -749,6 +758,48 @@ mod tests {
                 let c = s.children.iter().find(|c| c.mv == evasion).unwrap();
                 assert_eq!((c.pn, c.len), (0, 3), "{spec}: {c:?}");
                 assert_eq!(s.inferior_cuts, u64::from(cut));
+            });
+        }
+    }
+
+    /// An evasion that leads to a board of the path where the attacker held less (nothing, against
+    /// the pawn it holds) is searched, not cut, and counted with the pump cost; where the attacker
+    /// held more it is cut instead, and with the cost at 0 nothing is marked. (The ancestor is
+    /// planted in the path's boards, as above.)
+    #[test]
+    fn a_superior_repetition_is_a_pump() {
+        let sfen = "6k2/5L2S/5S3/3R5/9/9/9/9/9 b Pr2b4g2s4n3l17p 1";
+        for (spec, less, pump) in [
+            ("default", true, true),
+            ("pump=0", true, false),
+            ("default", false, false),
+        ] {
+            after_check(sfen, spec, "6d3d", |s, path| {
+                let evasion = s.pos.parse_usi_move("3a2b").unwrap();
+                let (board, _, _) = s.pos.keys_after(evasion);
+                let mut held = s.pos.hand(s.attacker);
+                if less {
+                    held = Hand::EMPTY;
+                } else {
+                    held.add(PieceKind::Pawn);
+                }
+                s.boards.push(board, held, 0);
+                s.expand(false, 1, path);
+                let c = s.children.iter().find(|c| c.mv == evasion).unwrap();
+                assert_eq!(c.pump, pump, "{spec}, less {less}: {c:?}");
+                assert_eq!(
+                    c.dn == 0,
+                    !less,
+                    "cut only where the ancestor held more: {c:?}"
+                );
+                assert_eq!(s.pump_children, u64::from(pump));
+                // The others are no repetition of anything.
+                assert!(
+                    s.children
+                        .iter()
+                        .filter(|c| c.mv != evasion)
+                        .all(|c| !c.pump)
+                );
             });
         }
     }

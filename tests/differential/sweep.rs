@@ -75,6 +75,8 @@ struct Tally {
     /// the positions with at least one.
     inferior_cuts: u64,
     positions_with_inferior_cuts: u32,
+    /// Positions where the pump cost (`loops.rs`) was counted on some child.
+    positions_with_pumps: u32,
 }
 
 impl Tally {
@@ -137,6 +139,13 @@ impl Tally {
                 20.0,
             ),
         ];
+        // Superior repetitions (pumps, `loops.rs`) are rare this shallow (4 and 7 of 300): the
+        // sample must still hold a few, or their cost would go untested.
+        assert!(
+            self.positions_with_pumps >= 3,
+            "positions with pumps: {}, expected at least 3: {self:#?}",
+            self.positions_with_pumps
+        );
         for (what, count, min) in checks {
             assert!(
                 percent(count, n) >= min,
@@ -243,6 +252,7 @@ fn sweep_in(
         tally.add(&outcome, truth, fault.as_ref());
         tally.inferior_cuts += result.inferior_cuts;
         tally.positions_with_inferior_cuts += u32::from(result.inferior_cuts > 0);
+        tally.positions_with_pumps += u32::from(result.pump_children > 0);
         tally.white_attacks += u32::from(text.contains(" w "));
     }
     eprintln!(
@@ -325,7 +335,7 @@ fn minimax_lengths_game_10000() {
 
 /// Each technique the ablation turns off or on (`kanju bench --config`), one at a time, and plain
 /// df-pn: a shortcut that is sound only beside another one shows up here. Exact lengths throughout.
-const ABLATIONS: [&str; 16] = [
+const ABLATIONS: [&str; 18] = [
     "plain",
     "agg=sum",
     "eps=0",
@@ -339,6 +349,9 @@ const ABLATIONS: [&str; 16] = [
     "init=unit",
     "distance=off",
     "inferior=off",
+    "pump=0",
+    // A cost far above the default's: numbers only, the answers must not change.
+    "pump=255",
     "deepen=0",
     "phasebudget=0",
     "agg=sum,chains=off,init=look,mate1=off,distance=off,deepen=0",
