@@ -364,18 +364,20 @@ mod tests {
         assert!(w(5, Option::None).generality() < None.generality());
     }
 
+    /// A hand holding one piece of each kind listed (a kind listed twice, two).
+    fn hand(kinds: &[crate::position::PieceKind]) -> Hand {
+        let mut h = Hand::EMPTY;
+        for &k in kinds {
+            h.add(k);
+        }
+        h
+    }
+
     /// A board is found again only where the attacker held at least the hand asked about, the deepest
     /// such occurrence first; leaving nodes restores what was there.
     #[test]
     fn inferior_repetitions_need_a_covering_hand() {
         use crate::position::PieceKind::{Gold, Pawn, Rook};
-        let hand = |kinds: &[crate::position::PieceKind]| {
-            let mut h = Hand::EMPTY;
-            for &k in kinds {
-                h.add(k);
-            }
-            h
-        };
         let (b, other) = (0x1234_5678_9abc_def0, 0x0fed_cba9_8765_4321);
         let mut boards = PathBoards::default();
         boards.push(b, hand(&[Rook, Pawn]), 0);
@@ -405,13 +407,6 @@ mod tests {
     #[test]
     fn pumps_need_a_covered_hand() {
         use crate::position::PieceKind::{Gold, Pawn, Rook};
-        let hand = |kinds: &[crate::position::PieceKind]| {
-            let mut h = Hand::EMPTY;
-            for &k in kinds {
-                h.add(k);
-            }
-            h
-        };
         let b = 0x1234_5678_9abc_def0;
         let mut boards = PathBoards::default();
         boards.push(b, hand(&[Rook, Pawn]), 0);
