@@ -257,37 +257,39 @@ impl PathBoards {
         }
     }
 
-    /// Whether `board` occurs on the path with the attacker holding no more than `hand`: a child with
-    /// this board and hand is a superior (or exact) repetition, a pump (module note).
+    /// How a child with `board` and the attacker's `hand` repeats the path, in one look-up: the ply of
+    /// the deepest occurrence where the attacker held at least `hand` (an inferior or exact
+    /// repetition of it), and whether some occurrence had the attacker holding no more than `hand` (a
+    /// superior or exact repetition: a pump, module note).
     #[inline(always)]
-    pub fn pumps(&self, board: u64, hand: Hand) -> bool {
+    pub fn repeats(&self, board: u64, hand: Hand) -> (Option<u32>, bool) {
+        let (mut covering, mut covered) = (None, false);
         let Some(&first) = self.deepest.get(&board) else {
-            return false;
+            return (None, false);
         };
         let mut i = first;
         while i != NO_OCCURRENCE {
             let o = &self.stack[i as usize];
-            if hand.covers(o.hand) {
-                return true;
+            if covering.is_none() && o.hand.covers(hand) {
+                covering = Some(o.ply);
+            }
+            covered |= hand.covers(o.hand);
+            if covering.is_some() && covered {
+                break;
             }
             i = o.prev;
         }
-        false
+        (covering, covered)
     }
 
-    /// The ply of the deepest occurrence of `board` on the path where the attacker held at least
-    /// `hand`: a child with this board and hand is an inferior (or exact) repetition of it.
-    #[inline(always)]
+    /// The first half of `repeats`: an inferior (or exact) repetition of the ply returned.
     pub fn superior(&self, board: u64, hand: Hand) -> Option<u32> {
-        let mut i = *self.deepest.get(&board)?;
-        while i != NO_OCCURRENCE {
-            let o = &self.stack[i as usize];
-            if o.hand.covers(hand) {
-                return Some(o.ply);
-            }
-            i = o.prev;
-        }
-        None
+        self.repeats(board, hand).0
+    }
+
+    /// The second half of `repeats`: a superior (or exact) repetition, a pump.
+    pub fn pumps(&self, board: u64, hand: Hand) -> bool {
+        self.repeats(board, hand).1
     }
 }
 

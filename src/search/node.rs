@@ -363,8 +363,9 @@ impl Dfpn<'_> {
         // An inferior repetition (an ancestor's board where the attacker held at least as much, see
         // `loops.rs`), only in the game where more in hand is simply better; an exact one in any game.
         let exact = self.path.get(&(board_key ^ hand_key)).copied();
+        let (superior, pumps) = self.boards.repeats(board_key, child_hand);
         let repeated = if self.config.inferior && !self.futile_skip && !self.spare {
-            match self.boards.superior(board_key, child_hand) {
+            match superior {
                 // A proof of the copy found elsewhere is a real mate (proofs rest on no path) and
                 // proves the ancestor too: the table's entry is taken below rather than cut.
                 Some(_)
@@ -387,9 +388,7 @@ impl Dfpn<'_> {
         } else {
             exact
         };
-        let pump = repeated.is_none()
-            && self.config.pump_cost > 0
-            && self.boards.pumps(board_key, child_hand);
+        let pump = repeated.is_none() && self.config.pump_cost > 0 && pumps;
         self.pump_children += u64::from(pump);
         let c = &mut self.children[i];
         c.pump = pump;
