@@ -264,10 +264,7 @@ impl PathBoards {
     #[inline(always)]
     pub fn repeats(&self, board: u64, hand: Hand) -> (Option<u32>, bool) {
         let (mut covering, mut covered) = (None, false);
-        let Some(&first) = self.deepest.get(&board) else {
-            return (None, false);
-        };
-        let mut i = first;
+        let mut i = self.deepest.get(&board).copied().unwrap_or(NO_OCCURRENCE);
         while i != NO_OCCURRENCE {
             let o = &self.stack[i as usize];
             if covering.is_none() && o.hand.covers(hand) {
@@ -280,16 +277,6 @@ impl PathBoards {
             i = o.prev;
         }
         (covering, covered)
-    }
-
-    /// The first half of `repeats`: an inferior (or exact) repetition of the ply returned.
-    pub fn superior(&self, board: u64, hand: Hand) -> Option<u32> {
-        self.repeats(board, hand).0
-    }
-
-    /// The second half of `repeats`: a superior (or exact) repetition, a pump.
-    pub fn pumps(&self, board: u64, hand: Hand) -> bool {
-        self.repeats(board, hand).1
     }
 }
 
@@ -385,23 +372,23 @@ mod tests {
         boards.push(b, hand(&[Rook, Pawn]), 0);
         boards.push(other, hand(&[Rook]), 1);
         // Less or as much: an inferior (or exact) repetition of ply 0.
-        assert_eq!(boards.superior(b, hand(&[Rook])), Some(0));
-        assert_eq!(boards.superior(b, hand(&[Rook, Pawn])), Some(0));
-        assert_eq!(boards.superior(b, Hand::EMPTY), Some(0));
+        assert_eq!(boards.repeats(b, hand(&[Rook])).0, Some(0));
+        assert_eq!(boards.repeats(b, hand(&[Rook, Pawn])).0, Some(0));
+        assert_eq!(boards.repeats(b, Hand::EMPTY).0, Some(0));
         // More, or something else: the attacker may have made progress.
-        assert_eq!(boards.superior(b, hand(&[Rook, Pawn, Pawn])), None);
-        assert_eq!(boards.superior(b, hand(&[Gold])), None);
-        assert_eq!(boards.superior(0x42, Hand::EMPTY), None);
+        assert_eq!(boards.repeats(b, hand(&[Rook, Pawn, Pawn])).0, None);
+        assert_eq!(boards.repeats(b, hand(&[Gold])).0, None);
+        assert_eq!(boards.repeats(0x42, Hand::EMPTY).0, None);
         // A deeper occurrence with less in hand: the deepest one that covers answers.
         boards.push(b, hand(&[Rook]), 2);
-        assert_eq!(boards.superior(b, hand(&[Rook])), Some(2));
-        assert_eq!(boards.superior(b, hand(&[Pawn])), Some(0));
+        assert_eq!(boards.repeats(b, hand(&[Rook])).0, Some(2));
+        assert_eq!(boards.repeats(b, hand(&[Pawn])).0, Some(0));
         boards.pop(b);
-        assert_eq!(boards.superior(b, hand(&[Rook])), Some(0));
+        assert_eq!(boards.repeats(b, hand(&[Rook])).0, Some(0));
         boards.pop(other);
-        assert_eq!(boards.superior(other, Hand::EMPTY), None);
+        assert_eq!(boards.repeats(other, Hand::EMPTY).0, None);
         boards.pop(b);
-        assert_eq!(boards.superior(b, Hand::EMPTY), None);
+        assert_eq!(boards.repeats(b, Hand::EMPTY).0, None);
     }
 
     /// A board found again with the attacker holding as much or more is a pump, with less or
@@ -413,18 +400,18 @@ mod tests {
         let mut boards = PathBoards::default();
         boards.push(b, hand(&[Rook, Pawn]), 0);
         boards.push(0x42, hand(&[Gold]), 1);
-        assert!(boards.pumps(b, hand(&[Rook, Pawn, Pawn])));
-        assert!(boards.pumps(b, hand(&[Rook, Pawn, Gold])));
-        assert!(!boards.pumps(b, hand(&[Rook])));
-        assert!(!boards.pumps(b, hand(&[Gold, Pawn])));
-        assert!(!boards.pumps(0x43, hand(&[Rook, Pawn])));
+        assert!(boards.repeats(b, hand(&[Rook, Pawn, Pawn])).1);
+        assert!(boards.repeats(b, hand(&[Rook, Pawn, Gold])).1);
+        assert!(!boards.repeats(b, hand(&[Rook])).1);
+        assert!(!boards.repeats(b, hand(&[Gold, Pawn])).1);
+        assert!(!boards.repeats(0x43, hand(&[Rook, Pawn])).1);
         // A deeper occurrence holding more does not hide a shallower one holding less.
         boards.push(b, hand(&[Rook, Pawn, Pawn, Pawn]), 2);
-        assert!(boards.pumps(b, hand(&[Rook, Pawn, Pawn])));
+        assert!(boards.repeats(b, hand(&[Rook, Pawn, Pawn])).1);
         boards.pop(b);
         boards.pop(0x42);
         boards.pop(b);
-        assert!(!boards.pumps(b, hand(&[Rook, Pawn, Pawn])));
+        assert!(!boards.repeats(b, hand(&[Rook, Pawn, Pawn])).1);
     }
 
     #[test]

@@ -776,12 +776,13 @@ mod tests {
             after_check(sfen, spec, "6d3d", |s, path| {
                 let evasion = s.pos.parse_usi_move("3a2b").unwrap();
                 let (board, _, _) = s.pos.keys_after(evasion);
-                let mut held = s.pos.hand(s.attacker);
-                if less {
-                    held = Hand::EMPTY;
+                let held = if less {
+                    Hand::EMPTY
                 } else {
-                    held.add(PieceKind::Pawn);
-                }
+                    let mut more = s.pos.hand(s.attacker);
+                    more.add(PieceKind::Pawn);
+                    more
+                };
                 s.boards.push(board, held, 0);
                 s.expand(false, 1, path);
                 let c = s.children.iter().find(|c| c.mv == evasion).unwrap();
