@@ -2,7 +2,7 @@
 //! (`kanju bench --config …` runs the ablation). `SearchConfig::default()` is the best combination
 //! measured; the README's ablation table says by how much.
 
-use super::numbers::{Aggregation, UNIT};
+use super::numbers::{Aggregation, Ties, UNIT};
 use std::fmt;
 
 /// How a new child (never searched, not in the table) gets its first numbers in the main search
@@ -51,6 +51,8 @@ pub struct SearchConfig {
     /// the attacker holding more) counts this much more on its pn, in units of `UNIT`/16; 0 turns it
     /// off.
     pub pump_cost: u32,
+    /// Where equal children are ordered by their other number (`numbers::Pick`).
+    pub ties: Ties,
     /// Initial pn of a check grows with its distance from the king (with `Init::Unit`).
     pub distance: bool,
     /// The first depth limit (plies from the root). Raised when the search rests on it.
@@ -123,6 +125,13 @@ impl Default for SearchConfig {
             // Kotobuki unchanged; Microcosmos 69.9 M vs 72.3 M. Musou #6 needs ¼ unit or more (⅛:
             // no proof in 30 s); Zukou #71, whose mate pumps, stands ¾ unit, not 1 (1.9 M vs 36.6 M).
             pump_cost: 8,
+            // Measured (`--pv none`, nodes, `ties=off` vs the default): Zukou's 102 decided 73.3 M
+            // vs 63.6 M (30 s, 256 MiB), Shogi Musou's 99 (a classic set not in the repository)
+            // 85.9 M vs 79.0 M, Musou #73's disproof 46.1 M vs 40.4 M, Microcosmos 72.3 M vs
+            // 67.9 M; the short sets and Kotobuki the same. At OR nodes too (`both`): Microcosmos
+            // 54.1 M and Kotobuki 0.67 M instead of 1.00 M, but Musou #6 and #17 unsolved in 30 s
+            // (8.8 M and 1.6 M nodes with `off`), Zukou #71 35 M instead of 2 M with `or`.
+            ties: Ties::And,
             distance: true,
             max_ply: 4000,
             phase_budget_pct: 20,
@@ -155,6 +164,7 @@ impl SearchConfig {
             init: Init::Unit,
             inferior: false,
             pump_cost: 0,
+            ties: Ties::Off,
             distance: false,
             max_ply: 4000,
             phase_budget_pct: 20,
@@ -242,6 +252,15 @@ impl SearchConfig {
                 "distance" => self.distance = flag()?,
                 "inferior" => self.inferior = flag()?,
                 "pump" => self.pump_cost = number()?,
+                "ties" => {
+                    self.ties = match value {
+                        "off" => Ties::Off,
+                        "and" => Ties::And,
+                        "or" => Ties::Or,
+                        "both" => Ties::Both,
+                        _ => return Err(format!("'{item}': expected off, and, or or both")),
+                    }
+                }
                 "maxply" => self.max_ply = number()?.max(2),
                 "phasebudget" => self.phase_budget_pct = number()?,
                 "sparetest" => self.spare_test_nodes = u64::from(number()?),
@@ -260,7 +279,7 @@ impl fmt::Display for SearchConfig {
         let on = |b: bool| if b { "on" } else { "off" };
         write!(
             f,
-            "agg={},eps={},edge={},chains={},promochains={},movechains={},mate1={},mate3={},pvmate3={},init={},distance={},inferior={},pump={},maxply={},phasebudget={},sparetest={},futiletest={},ranktest={},deepen={}",
+            "agg={},eps={},edge={},chains={},promochains={},movechains={},mate1={},mate3={},pvmate3={},init={},distance={},inferior={},pump={},ties={},maxply={},phasebudget={},sparetest={},futiletest={},ranktest={},deepen={}",
             match self.aggregation {
                 Aggregation::Sum => "sum",
                 Aggregation::Weak => "weak",
@@ -280,6 +299,12 @@ impl fmt::Display for SearchConfig {
             on(self.distance),
             on(self.inferior),
             self.pump_cost,
+            match self.ties {
+                Ties::Off => "off",
+                Ties::And => "and",
+                Ties::Or => "or",
+                Ties::Both => "both",
+            },
             self.max_ply,
             self.phase_budget_pct,
             self.spare_test_nodes,
@@ -307,6 +332,9 @@ mod tests {
         assert!(!c.chains);
         assert!(c.apply("bogus=1").is_err());
         assert!(c.apply("chains=maybe").is_err());
+        c.apply("ties=or").unwrap();
+        assert_eq!(c.ties, Ties::Or);
+        assert!(c.apply("ties=sometimes").is_err());
     }
 
     #[test]

@@ -19,7 +19,7 @@ use super::config::SearchConfig;
 use super::hands;
 use super::loops::{Dependence, PathBoards, PathMap, ROOT_PATH, next_path};
 use super::node::Child;
-use super::numbers::{Combined, INF, PN_MAX, PnDn, add, best_threshold};
+use super::numbers::{Combined, INF, PN_MAX, Pick, PnDn, add, best_threshold};
 use super::spare::Excuse;
 use super::tt::{Record, Table, UNBOUNDED};
 use super::{SearchInfo, SearchLimits, frontier, futile, mate1};
@@ -482,14 +482,13 @@ impl<'a> Dfpn<'a> {
         let agg = self.config.aggregation;
         let edge = self.config.edge();
         let pump = self.config.pump();
+        let ties = self.config.ties.at(or_node);
 
         let (mut pn, mut dn);
         let mut spare_excuses = true;
         loop {
             // `lo`: the minimised side (pn at OR nodes), over the active children; `comb`: the other.
-            let mut lo = INF;
-            let mut second = INF;
-            let mut best = base;
+            let mut pick = Pick::new(base);
             let mut comb = Combined::default();
             for i in base..end {
                 let c = &self.children[i];
@@ -502,15 +501,12 @@ impl<'a> Dfpn<'a> {
                     (c.dn, pumped(c.pn, c.pump, pump))
                 };
                 let l = if l == 0 || l == INF { l } else { add(l, edge) };
-                if l < lo {
-                    second = lo;
-                    lo = l;
-                    best = i;
-                } else if l < second {
-                    second = l;
-                }
+                pick.offer(i, l, h, ties);
                 comb.push(h, c.grouped);
             }
+            let Pick {
+                lo, second, best, ..
+            } = pick;
             let hi = comb.total(agg);
             (pn, dn) = if or_node { (lo, hi) } else { (hi, lo) };
             if ply == 0 && budget == UNBOUNDED && !self.spare {

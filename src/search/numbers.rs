@@ -119,9 +119,105 @@ pub fn best_threshold(th: PnDn, second: PnDn, eps_den: u32) -> PnDn {
     th.min(add(second, over))
 }
 
+/// Which children get a tie-break (`Pick`): at AND nodes (measured best), at OR nodes, both or none.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Ties {
+    Off,
+    And,
+    Or,
+    Both,
+}
+
+impl Ties {
+    /// Whether nodes of this kind break ties.
+    #[inline(always)]
+    pub fn at(self, or_node: bool) -> bool {
+        match self {
+            Ties::Off => false,
+            Ties::And => !or_node,
+            Ties::Or => or_node,
+            Ties::Both => true,
+        }
+    }
+}
+
+/// The child a node searches next, chosen while its children are scanned: the smallest number on the
+/// minimised side (df-pn's most-proving child) and the second smallest (its threshold overtakes it).
+///
+/// Among children equal on the minimised side, plain df-pn takes the first in move order; with a
+/// tie-break, the one largest on the *combined* side. At an AND node that is, among the evasions
+/// that look equally easy to refute, the one hardest to prove: the likeliest refutation, and the
+/// child that sets the node's weak proof number (the largest child plus the count), so searching it
+/// first tells soonest whether the whole node is as cheap as it looks. Only the order changes, never
+/// a number or a threshold, so no answer depends on it. Measured (`--config ties=…`, nodes, `--pv
+/// none`): README, *Ablation*.
+#[derive(Clone, Copy, Debug)]
+pub struct Pick {
+    /// The smallest number on the minimised side.
+    pub lo: PnDn,
+    /// The chosen child's number on the combined side.
+    lo_other: PnDn,
+    /// The second smallest on the minimised side (equal to `lo` when several share it).
+    pub second: PnDn,
+    /// The chosen child (its index as offered).
+    pub best: usize,
+}
+
+impl Pick {
+    /// No child offered yet; `best` stays `first` if none is below `INF`.
+    #[inline(always)]
+    pub fn new(first: usize) -> Pick {
+        Pick {
+            lo: INF,
+            lo_other: 0,
+            second: INF,
+            best: first,
+        }
+    }
+
+    /// Offers child `i` with `l` on the minimised side and `other` on the combined one; `ties`: break
+    /// ties by the larger `other` (see the type's comment).
+    #[inline(always)]
+    pub fn offer(&mut self, i: usize, l: PnDn, other: PnDn, ties: bool) {
+        if l < self.lo || (ties && l == self.lo && l != INF && other > self.lo_other) {
+            self.second = self.lo;
+            self.lo = l;
+            self.lo_other = other;
+            self.best = i;
+        } else if l < self.second {
+            self.second = l;
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn pick(children: &[(PnDn, PnDn)], ties: bool) -> (usize, PnDn, PnDn) {
+        let mut p = Pick::new(0);
+        for (i, &(l, o)) in children.iter().enumerate() {
+            p.offer(i, l, o, ties);
+        }
+        (p.best, p.lo, p.second)
+    }
+
+    #[test]
+    fn pick_takes_the_smallest_and_breaks_ties_by_the_other_side() {
+        let kids = [(48, 16), (32, 16), (64, 80), (32, 64), (32, 48)];
+        // Plain: the first of the smallest; with the tie-break the largest other side among them.
+        assert_eq!(pick(&kids, false), (1, 32, 32));
+        assert_eq!(pick(&kids, true), (3, 32, 32));
+        // No tie: the same child either way, and the second smallest is the next value.
+        let kids = [(48, 16), (32, 16), (64, 80)];
+        assert_eq!(pick(&kids, false), (1, 32, 48));
+        assert_eq!(pick(&kids, true), (1, 32, 48));
+        // Only solved children: nothing chosen.
+        assert_eq!(pick(&[(INF, 0), (INF, 5)], true), (0, INF, INF));
+        assert!(Ties::And.at(false) && !Ties::And.at(true));
+        assert!(Ties::Or.at(true) && !Ties::Or.at(false));
+        assert!(Ties::Both.at(true) && !Ties::Off.at(false));
+    }
 
     #[test]
     fn add_saturates_and_keeps_inf() {

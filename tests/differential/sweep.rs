@@ -335,7 +335,7 @@ fn minimax_lengths_game_10000() {
 
 /// Each technique the ablation turns off or on (`kanju bench --config`), one at a time, and plain
 /// df-pn: a shortcut that is sound only beside another one shows up here. Exact lengths throughout.
-const ABLATIONS: [&str; 18] = [
+const ABLATIONS: [&str; 20] = [
     "plain",
     "agg=sum",
     "eps=0",
@@ -352,6 +352,9 @@ const ABLATIONS: [&str; 18] = [
     "pump=0",
     // A cost far above the default's: numbers only, the answers must not change.
     "pump=255",
+    // The order of equal children: none, or at OR nodes too.
+    "ties=off",
+    "ties=both",
     "deepen=0",
     "phasebudget=0",
     "agg=sum,chains=off,init=look,mate1=off,distance=off,deepen=0",
