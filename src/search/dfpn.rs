@@ -487,7 +487,8 @@ impl<'a> Dfpn<'a> {
         let (mut pn, mut dn);
         let mut spare_excuses = true;
         loop {
-            // `lo`: the minimised side (pn at OR nodes), over the active children; `comb`: the other.
+            // Over the active children: `pick` the minimised side (pn at OR nodes; its smallest, `lo`,
+            // is the node's number), `comb` the other.
             let mut pick = Pick::new(base);
             let mut comb = Combined::default();
             for i in base..end {
