@@ -151,8 +151,8 @@ pub(super) struct Dfpn<'a> {
     pub(super) buf: Box<[MoveList; 2]>,
     /// Scratch space for ordering chains.
     pub(super) scratch: Vec<(u32, u32)>,
-    /// Recent looks at new children (`node.rs`).
-    pub(super) looks: super::node::LookCache,
+    /// Recent looks at new children (`estimates.rs`).
+    pub(super) looks: super::estimates::LookCache,
 }
 
 impl<'a> Dfpn<'a> {
@@ -203,7 +203,7 @@ impl<'a> Dfpn<'a> {
             children: Vec::with_capacity(1 << 16),
             buf: Box::new([MoveList::new(), MoveList::new()]),
             scratch: Vec::new(),
-            looks: super::node::LookCache::new(),
+            looks: super::estimates::LookCache::new(),
         }
     }
 

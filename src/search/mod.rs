@@ -3,12 +3,13 @@
 //!
 //! `Solver` is the whole interface the front ends (`usi`, the command line) use. Inside:
 //! * `dfpn` — the df-pn loop of one node and the driver at the root;
-//! * `node` — a node's children: generation, table probes by key, initial numbers, chains;
+//! * `node` — a node's children: generation, table probes by key, chains;
 //! * `numbers` — proof numbers, how children combine (sums, SNDA-lite, weak proof numbers), thresholds;
 //! * `hands` — proof and disproof hands, each rule with its argument;
 //! * `loops` — repetitions and the depth limit: what a disproof depends on;
 //! * `tt` — the transposition table, its replacement and garbage collection;
-//! * `mate1` — mate in one; `frontier` — one-ply looks at new nodes;
+//! * `mate1` — mate in one; `frontier` — one-ply looks at new nodes; `estimates` — a new child's
+//!   first numbers;
 //! * `pv` — the mating line; `deepen` — shortest first ("mate within 1? 3? …") before the proof;
 //! * `config` — the internal switches, for measuring each technique.
 
@@ -16,6 +17,7 @@ pub mod alternatives;
 pub mod config;
 pub mod deepen;
 pub mod dfpn;
+pub mod estimates;
 pub mod frontier;
 pub mod futile;
 pub mod hands;

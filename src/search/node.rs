@@ -1,6 +1,6 @@
-//! Node expansion: the children of the node being searched, with their numbers from the table (probed by
-//! key, without playing the move), initial estimates for new ones, and the chains that make
-//! near-identical defences wait for each other.
+//! Node expansion: the children of the node being searched, with their numbers from the table
+//! (probed by key, without playing the move; a new one gets its first numbers in `estimates.rs`),
+//! and the chains that make near-identical defences wait for each other.
 //!
 //! The children of every node on the current path live in one arena (`Dfpn::children`), each node
 //! owning a contiguous range while it is searched: a child's numbers are cached there between the
@@ -20,15 +20,13 @@
 //!   promote, a bishop avoiding pawn-drop mate) while its promotion stays undecided for long; chaining it
 //!   behind the promotion hid the solution of Zukou #24 for millions of nodes.
 
-use super::config::Init;
 use super::dfpn::{Dfpn, Seen};
-use super::frontier::{self, AndLook, OrLook, is_interposition};
-use super::hands;
+use super::frontier::is_interposition;
 use super::loops::{Dependence, next_path};
 use super::numbers::{INF, PnDn, UNIT};
-use super::tt::{Record, UNBOUNDED};
+use super::tt::UNBOUNDED;
 use crate::position::movegen::{check_gap, generate_checks, generate_evasions};
-use crate::position::{Bitboard, Hand, Move, PieceKind, Square, attacks};
+use crate::position::{Bitboard, Hand, Move, PieceKind, Square};
 
 /// No next member.
 pub(super) const NO_NEXT: u32 = u32::MAX;
@@ -71,42 +69,9 @@ impl Child {
     }
 }
 
-/// The last unsolved looks (`Dfpn::look`) by full position key: a node expanded again looks at the
-/// children that have no table entry yet once more, and this answers most of those repeats without
-/// playing the move. A small direct-mapped array (64 KiB: it stays in the core's own cache, where a
-/// larger one measured slower for the misses it adds). What it holds is an initial estimate and "no
-/// mate in one" for the exact position: a 64-bit key collision could only misplace an estimate or
-/// skip a mate-in-one probe whose mate the expansion then finds among the checks; never an answer.
-pub(super) struct LookCache {
-    slots: Box<[(u64, PnDn)]>,
-}
-
-impl LookCache {
-    const SLOTS: usize = 1 << 12;
-
-    pub(super) fn new() -> LookCache {
-        LookCache {
-            slots: vec![(0, 0); Self::SLOTS].into_boxed_slice(),
-        }
-    }
-
-    /// The number of checks (OR node) or evasion groups (AND node) of the position, if cached. Key 0
-    /// is never stored, so an empty slot never matches.
-    #[inline(always)]
-    fn get(&self, key: u64) -> Option<PnDn> {
-        let (k, n) = self.slots[key as usize % Self::SLOTS];
-        (k == (key | 1)).then_some(n)
-    }
-
-    #[inline(always)]
-    fn put(&mut self, key: u64, n: PnDn) {
-        self.slots[key as usize % Self::SLOTS] = (key | 1, n);
-    }
-}
-
 /// Chebyshev distance between two squares.
 #[inline(always)]
-fn distance(a: Square, b: Square) -> u32 {
+pub(super) fn distance(a: Square, b: Square) -> u32 {
     (a.file().abs_diff(b.file())).max(a.rank().abs_diff(b.rank())) as u32
 }
 
@@ -442,136 +407,27 @@ impl Dfpn<'_> {
             return;
         }
         c.seen = Seen::New;
-        // Length-bounded searches (the line phases, `pv.rs`) keep the lazy numbers: their leaves are
-        // answered by the exact 3-ply frontier, and their node budgets were measured with them (with
-        // the look-ahead, whose looks count as nodes, zuko085's canonical refutation no longer fits
-        // its budget).
-        let init = if self.horizon == UNBOUNDED {
-            self.config.init
-        } else {
-            Init::Unit
-        };
-        match init {
-            Init::Unit => {
-                if or_node && self.config.distance {
-                    let d = self.check_distance_pn(m);
-                    let c = &mut self.children[i];
-                    c.pn = c.pn.max(d);
-                }
-            }
-            Init::Look => self.look(i, or_node, key, board_key ^ hand_key),
-        }
-    }
-
-    /// The initial pn of a check by its distance from the king: a unit for a check from next to the king
-    /// (or a knight's jump), a unit more for each square further along the line.
-    fn check_distance_pn(&self, m: Move) -> PnDn {
-        let Some(ksq) = self.pos.king_square(self.attacker.flip()) else {
-            return UNIT;
-        };
-        let d = distance(m.to(), ksq);
-        if d >= 2 && attacks::direction(ksq, m.to()).is_some() {
-            d * UNIT
-        } else {
-            UNIT
-        }
-    }
-
-    /// `Init::Look`: the new child `i`'s numbers from a look one ply ahead of it (evasions of a check,
-    /// mate in one after an evasion), taken from the look cache when it has the position (`full`: the
-    /// child's full key). A look counts as a node either way, so node counts and node budgets are those
-    /// of a search without the cache.
-    fn look(&mut self, i: usize, or_node: bool, key: u64, full: u64) {
-        self.nodes += 1;
-        let n = match self.looks.get(full) {
-            Some(n) => n,
-            None => match self.play_look(i, or_node, key) {
-                Some(n) => {
-                    self.looks.put(full, n);
-                    n
-                }
-                None => return,
-            },
-        };
-        let c = &mut self.children[i];
-        if or_node {
-            c.pn = c.pn.max(n * UNIT);
-        } else {
-            c.dn = c.dn.max(n * UNIT);
-            c.seen = Seen::NoMate1;
-        }
-    }
-
-    /// Plays the new child `i` and looks one ply ahead of it. A child the look solves gets its result
-    /// (stored in the table too) and `None`; otherwise its number of evasion groups (a check) or of
-    /// checks (an evasion, with no mate in one).
-    fn play_look(&mut self, i: usize, or_node: bool, key: u64) -> Option<PnDn> {
-        let m = self.children[i].mv;
-        self.pos.do_move(m);
-        let la = &mut self.buf[1];
-        let attacker = self.attacker;
-        let c = &mut self.children[i];
-        let mut count = None;
-        if or_node {
-            match frontier::look_and(&self.pos, attacker) {
-                AndLook::Mated(extra) if self.spare => {
-                    // The spare game: a mate counts only with a piece left in hand.
-                    match hands::spare_mate_proof(c.hand, extra) {
-                        Some(proof) => {
-                            self.tt.store(key, &Record::proof(proof, 0, 0, false));
-                            (c.pn, c.dn, c.len, c.hand) = (0, INF, 0, proof);
-                        }
-                        None => {
-                            self.tt.store(key, &Record::disproof(Hand::EMPTY, false));
-                            (c.pn, c.dn, c.hand) = (INF, 0, Hand::EMPTY);
-                        }
-                    }
-                }
-                AndLook::Mated(proof) => {
-                    self.tt.store(key, &Record::proof(proof, 0, 0, false));
-                    (c.pn, c.dn, c.len, c.hand) = (0, INF, 0, proof);
-                }
-                AndLook::Evasions(n) => count = Some(n as PnDn),
-            }
-        } else {
-            match frontier::look_or(&mut self.pos, attacker, la).0 {
-                // Mate in one is no spare mate unless a piece is left: leave the child to the search.
-                OrLook::Mate(..) if self.spare => {}
-                OrLook::Mate(mv, proof) => {
-                    self.tt
-                        .store(key, &Record::proof(proof, 1, mv.to_u16(), true));
-                    (c.pn, c.dn, c.len, c.hand) = (0, INF, 1, proof);
-                }
-                OrLook::Checks(0) => {
-                    let d = hands::no_check_disproof(&self.pos, attacker);
-                    self.tt.store(key, &Record::disproof(d, true));
-                    (c.pn, c.dn, c.hand) = (INF, 0, d);
-                }
-                OrLook::Checks(n) => count = Some(n as PnDn),
-            }
-        }
-        self.pos.undo_move(m);
-        count
+        self.initial_numbers(i, or_node, key, board_key ^ hand_key);
     }
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
     use crate::position::Position;
     use crate::position::movegen::{MoveList, generate_evasions};
     use crate::search::config::SearchConfig;
     use crate::search::loops::next_path;
     use crate::search::numbers::PN_MAX;
-    use crate::search::tt::{Table, UNBOUNDED};
+    use crate::search::tt::{Record, Table, UNBOUNDED};
     use crate::search::{SearchInfo, SearchLimits, problem_position};
     use std::sync::atomic::AtomicBool;
 
     /// What the search says of the AND node after `check` from the tsume problem `sfen`, searched to
     /// the end with the switches `spec`.
-    struct AndNode {
+    pub(in crate::search) struct AndNode {
         /// The node is proven.
-        proven: bool,
+        pub proven: bool,
         /// Its proof hand.
         hand: Hand,
         /// Evasions that were chained behind another when the node was expanded.
@@ -580,12 +436,12 @@ mod tests {
         evasions: usize,
         proven_evasions: usize,
         /// Mate-in-one probes the search of the node asked.
-        mate1_probes: u64,
+        pub mate1_probes: u64,
     }
 
     /// Runs `f` on a fresh search (16 MiB table, no limits) of the tsume problem `sfen` with the
     /// switches `spec`, its root on the path and the check `check` played.
-    fn after_check<R>(
+    pub(in crate::search) fn after_check<R>(
         sfen: &str,
         spec: &str,
         check: &str,
@@ -608,7 +464,7 @@ mod tests {
         f(&mut s, path)
     }
 
-    fn and_node(sfen: &str, check: &str, spec: &str) -> AndNode {
+    pub(in crate::search) fn and_node(sfen: &str, check: &str, spec: &str) -> AndNode {
         after_check(sfen, spec, check, and_node_in)
     }
 
@@ -687,47 +543,6 @@ mod tests {
                 "{n} {refuted} {untouched}"
             );
         });
-    }
-
-    /// An AND node expanded twice before any child is searched: the second expansion takes every
-    /// unsolved child's look from the cache, which holds exactly the counts the looks found (the
-    /// children's numbers come out the same).
-    #[test]
-    fn a_repeated_look_comes_from_the_cache() {
-        let sfen = "6k2/5L2S/5S3/3R5/9/9/9/9/9 b r2b4g2s4n3l18p 1";
-        after_check(sfen, "default", "6d3d", |s, path| {
-            let n = s.expand(false, 1, path);
-            // Proven children come from the table the second time, the others from the cache.
-            let numbers = |s: &Dfpn| -> Vec<(PnDn, PnDn, bool)> {
-                let looked = |c: &Child| c.seen == Seen::NoMate1;
-                s.children.iter().map(|c| (c.pn, c.dn, looked(c))).collect()
-            };
-            let first = numbers(s);
-            let mut cached = 0;
-            for c in s.children.iter().filter(|c| c.seen == Seen::NoMate1) {
-                let (board, hand, _) = s.pos.keys_after(c.mv);
-                assert_eq!(s.looks.get(board ^ hand), Some(c.dn / UNIT), "{}", c.mv);
-                cached += 1;
-            }
-            assert!(cached > 0);
-            s.children.clear();
-            let key = s.pos.key();
-            assert_eq!(s.expand(false, 1, path), n);
-            assert_eq!(first, numbers(s));
-            assert_eq!(s.pos.key(), key);
-        });
-    }
-
-    /// The look-ahead asks mate-1 at every new OR child; the search, entering such a child later,
-    /// does not ask again (`Seen::NoMate1`). With lazy numbers it must.
-    #[test]
-    fn a_looked_at_child_is_not_asked_mate_in_one_again() {
-        let (sfen, check) = ("6k2/5L2S/5S3/3R5/9/9/9/9/9 b r2b4g2s4n3l18p 1", "6d3d");
-        let look = and_node(sfen, check, "init=look");
-        assert!(look.proven);
-        assert_eq!(look.mate1_probes, 0);
-        let unit = and_node(sfen, check, "init=unit");
-        assert!(unit.proven && unit.mate1_probes > 0);
     }
 
     /// An evasion that leads to a board of the path where the attacker held at least as much is cut
