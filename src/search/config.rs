@@ -51,6 +51,8 @@ pub struct SearchConfig {
     /// the attacker holding more) counts this much more on its pn, in units of `UNIT`/16; 0 turns it
     /// off.
     pub pump_cost: u32,
+    /// The pump cost counts on the attacker's checks too, not only on the defender's replies.
+    pub pump_checks: bool,
     /// Where equal children are ordered by their other number (`numbers::Pick`).
     pub ties: Ties,
     /// Initial pn of a check grows with its distance from the king (with `Init::Unit`).
@@ -125,6 +127,11 @@ impl Default for SearchConfig {
             // Kotobuki unchanged; Microcosmos 69.9 M vs 72.3 M. Musou #6 needs ¼ unit or more (⅛:
             // no proof in 30 s); Zukou #71, whose mate pumps, stands ¾ unit, not 1 (1.9 M vs 36.6 M).
             pump_cost: 8,
+            // Measured (`--pv none`, 1 GiB, nodes, `pumpchecks=on` vs off): 1980 (a 693-ply first
+            // line, a classic long problem not in the repository) no proof in 60 s (90 M) vs
+            // 18.3 M; Starship Trooper 33.7 M vs 32.7 M; Zukou, Shogi Musou and the short sets
+            // the same but for noise (10 s, 256 MiB: 80.1 M vs 86.7 M, 96.1 M vs 95.2 M).
+            pump_checks: false,
             // Measured (`--pv none`, nodes, `ties=off` vs the default): Zukou's 102 decided 73.3 M
             // vs 63.6 M (30 s, 256 MiB), Shogi Musou's 99 (a classic set not in the repository)
             // 85.9 M vs 79.0 M, Musou #73's disproof 46.1 M vs 40.4 M, Microcosmos 72.3 M vs
@@ -164,6 +171,7 @@ impl SearchConfig {
             init: Init::Unit,
             inferior: false,
             pump_cost: 0,
+            pump_checks: false,
             ties: Ties::Off,
             distance: false,
             max_ply: 4000,
@@ -252,6 +260,7 @@ impl SearchConfig {
                 "distance" => self.distance = flag()?,
                 "inferior" => self.inferior = flag()?,
                 "pump" => self.pump_cost = number()?,
+                "pumpchecks" => self.pump_checks = flag()?,
                 "ties" => {
                     self.ties = match value {
                         "off" => Ties::Off,
@@ -279,7 +288,7 @@ impl fmt::Display for SearchConfig {
         let on = |b: bool| if b { "on" } else { "off" };
         write!(
             f,
-            "agg={},eps={},edge={},chains={},promochains={},movechains={},mate1={},mate3={},pvmate3={},init={},distance={},inferior={},pump={},ties={},maxply={},phasebudget={},sparetest={},futiletest={},ranktest={},deepen={}",
+            "agg={},eps={},edge={},chains={},promochains={},movechains={},mate1={},mate3={},pvmate3={},init={},distance={},inferior={},pump={},pumpchecks={},ties={},maxply={},phasebudget={},sparetest={},futiletest={},ranktest={},deepen={}",
             match self.aggregation {
                 Aggregation::Sum => "sum",
                 Aggregation::Weak => "weak",
@@ -299,6 +308,7 @@ impl fmt::Display for SearchConfig {
             on(self.distance),
             on(self.inferior),
             self.pump_cost,
+            on(self.pump_checks),
             match self.ties {
                 Ties::Off => "off",
                 Ties::And => "and",

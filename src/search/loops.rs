@@ -39,6 +39,11 @@
 //! lines that repeat no board (Kotobuki's 611 plies) pay nothing. The cost is small (½ unit) because
 //! mates that pump pay it too: Zukou #71's defender feeds knights and lances round after round, and
 //! a whole unit per node makes that mate 19× dearer, while an eighth of a unit leaves Musou #6 diving.
+//! The cost counts on the defender's replies only (an AND node's children): the dive is the defender
+//! feeding pieces, and a reply that re-enters a board with the attacker richer makes its AND node —
+//! the check that allowed it — dearer. Counted on the attacker's checks too (`pumpchecks=on`), it
+//! taxes the attacker's own manoeuvres that win material and come back, which long compositions are
+//! built on: the classic 1980 (a 693-ply first line) is proven in 18 M nodes, not in 90 M with it.
 
 use crate::position::{Hand, Move};
 use std::collections::HashMap;

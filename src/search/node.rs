@@ -353,7 +353,11 @@ impl Dfpn<'_> {
         } else {
             exact
         };
-        let pump = repeated.is_none() && self.config.pump_cost > 0 && pumps;
+        // Counted on the defender's replies only, unless `pump_checks` (`loops.rs`, *Pumps*).
+        let pump = repeated.is_none()
+            && self.config.pump_cost > 0
+            && pumps
+            && (!or_node || self.config.pump_checks);
         self.pump_children += u64::from(pump);
         let c = &mut self.children[i];
         c.pump = pump;
@@ -580,6 +584,31 @@ pub(super) mod tests {
     /// the pawn it holds) is searched, not cut, and counted with the pump cost; where the attacker
     /// held more it is cut instead, and with the cost at 0 nothing is marked. (The ancestor is
     /// planted in the path's boards, as above.)
+    /// The pump cost counts on the defender's replies only, unless `pumpchecks=on`: a check (not a
+    /// drop, which would leave the hand as planted: an exact repetition) that re-enters a board of
+    /// the path where the attacker held less is flagged only then.
+    #[test]
+    fn a_superior_repetition_of_a_check_is_a_pump_only_with_pumpchecks() {
+        let sfen = "6k2/5L2S/5S3/3R5/9/9/9/9/9 b Pr2b4g2s4n3l17p 1";
+        for (spec, pump) in [("default", false), ("pumpchecks=on", true)] {
+            after_check(sfen, spec, "6d3d", |s, path| {
+                let evasion = s.pos.parse_usi_move("3a2b").unwrap();
+                s.pos.do_move(evasion);
+                s.path.insert(s.pos.key(), 2);
+                let path = next_path(path, evasion);
+                let mut checks = MoveList::new();
+                generate_checks(&s.pos, &mut checks);
+                let check = *checks.iter().find(|m| !m.is_drop()).expect("a board check");
+                let (board, _, _) = s.pos.keys_after(check);
+                s.boards.push(board, Hand::EMPTY, 0);
+                s.expand(true, 2, path);
+                let c = s.children.iter().find(|c| c.mv == check).unwrap();
+                assert_eq!(c.pump, pump, "{spec}: {c:?}");
+                assert_eq!(s.pump_children, u64::from(pump), "{spec}");
+            });
+        }
+    }
+
     #[test]
     fn a_superior_repetition_is_a_pump() {
         let sfen = "6k2/5L2S/5S3/3R5/9/9/9/9/9 b Pr2b4g2s4n3l17p 1";

@@ -139,37 +139,47 @@ pub(super) fn extract(s: &mut Dfpn, level: PvLevel) -> Option<Line> {
     // re-proving lost nodes must not be cut by it.
     s.max_ply = super::dfpn::HARD_MAX_PLY;
     s.lift_depth_cuts();
-    s.node_budget = s.config.phase_budget(s.nodes);
-    let step = s.config.phase_step(s.nodes);
-    let line = extract_within_budget(s, level, step);
-    s.node_budget = None;
-    line
-}
-
-fn extract_within_budget(s: &mut Dfpn, level: PvLevel, step: Option<u64>) -> Option<Line> {
     if level == PvLevel::MinLength
         && let Some(n) = s.exact_root
     {
         // The shortest-first search proved the length (`deepen.rs`): read the line along exact
         // values at once. The first line would only be a fallback, rebuilt (and partly re-proven:
         // the 3-ply frontier stores only its root's proof) for nothing.
+        s.node_budget = s.config.phase_budget(s.nodes);
         let line = final_walk(s, n, true, vec![]);
+        s.node_budget = None;
         if line.exact {
             s.report_mate(n, &line.moves);
             return Some(line);
         }
+        // Only the phase's budget may end here; the user's limits still hold.
+        s.aborted = s.user_limit_reached();
     }
+    // The first line is the answer itself, not a refinement of it: rebuilding it (re-proving what
+    // the table lost on the way) has only the search's own limits, never the phase budget. A
+    // proven root with time left must not end as "timeout" (Starship Trooper, an 865-ply first
+    // line, did with a budget of 40 % of the proof's nodes).
     let first = first_line(s)?;
+    s.node_budget = s.config.phase_budget(s.nodes);
+    let step = s.config.phase_step(s.nodes);
+    let line = refine(s, level, step, first);
+    s.node_budget = None;
+    Some(line)
+}
+
+/// The PV phase after the first line: its length bound from the table and, with `MinLength`, the
+/// tightening to the exact length, each step within `step` nodes.
+fn refine(s: &mut Dfpn, level: PvLevel, step: Option<u64>, first: Vec<Move>) -> Line {
     // The proof's bound: the root's recorded length. (The first line's length is no bound: its
     // defender takes the longest *recorded* replies, and recorded lengths are upper bounds.)
     let root = probe_here(s, s.root_path, UNBOUNDED);
     if level == PvLevel::None || !root.is_proven() {
-        return Some(Line {
+        return Line {
             ranked: false,
             moves: first,
             exact: false,
             bound: root.is_proven().then_some(u32::from(root.len)),
-        });
+        };
     }
     let mut best = first;
     let mut bound = u32::from(root.len);
@@ -181,7 +191,7 @@ fn extract_within_budget(s: &mut Dfpn, level: PvLevel, step: Option<u64>) -> Opt
     if level == PvLevel::MinLength && !exact {
         exact = tighten(s, &mut bound, &mut best, step);
     }
-    Some(final_walk(s, bound, exact, best))
+    final_walk(s, bound, exact, best)
 }
 
 /// "Mate within `bound` − 2?" from the root until the answer is no (then `bound` is exact: returns
@@ -647,7 +657,7 @@ fn first_walk(s: &mut Dfpn, line: &mut Vec<Move>, keys: &mut Vec<u64>) -> bool {
             // position on the line (Zukou #44 after 2f2g: the checks read first lead back to it),
             // and from here, with the line's positions barred, no mate is left. Back to the last
             // check of the line, which is tried no more.
-            if s.aborted || backtracks == MAX_BACKTRACKS {
+            if s.aborted || backtracks == MAX_BACKTRACKS || s.user_limit_reached() {
                 return false;
             }
             backtracks += 1;
@@ -678,8 +688,12 @@ fn first_walk(s: &mut Dfpn, line: &mut Vec<Move>, keys: &mut Vec<u64>) -> bool {
     false
 }
 
-/// How many dead ends the first line may back out of before it gives up.
-const MAX_BACKTRACKS: u32 = 64;
+/// How many dead ends the first line may back out of before it gives up (the user's limits end it
+/// sooner). Each costs a few probes; a dead end deep in a long line backs out one check at a time
+/// through every OR node with a single proven check, so the cap must allow thousands: Starship
+/// Trooper (a classic long problem not in the repository) needed more than 64 for its 749-ply first
+/// line, and with 64 the proven root ended as `timeout`.
+const MAX_BACKTRACKS: u32 = 1 << 16;
 
 /// At an OR node the proven check with the shortest recorded mate, other than those in `avoid`; at an
 /// AND node the reply with the longest, provided every reply is proven. Moves back onto the line are

@@ -335,7 +335,7 @@ fn minimax_lengths_game_10000() {
 
 /// Each technique the ablation turns off or on (`kanju bench --config`), one at a time, and plain
 /// df-pn: a shortcut that is sound only beside another one shows up here. Exact lengths throughout.
-const ABLATIONS: [&str; 20] = [
+const ABLATIONS: [&str; 21] = [
     "plain",
     "agg=sum",
     "eps=0",
@@ -352,6 +352,8 @@ const ABLATIONS: [&str; 20] = [
     "pump=0",
     // A cost far above the default's: numbers only, the answers must not change.
     "pump=255",
+    // The pump cost on the attacker's checks too, at that cost.
+    "pump=255,pumpchecks=on",
     // The order of equal children: none, or at OR nodes too.
     "ties=off",
     "ties=both",
