@@ -139,11 +139,13 @@ impl Tally {
                 20.0,
             ),
         ];
-        // Superior repetitions (pumps, `loops.rs`) are rare this shallow (4 and 7 of 300): the
-        // sample must still hold a few, or their cost would go untested.
+        // Superior repetitions (pumps, `loops.rs`) are rare this shallow, and rarer since the cost
+        // counts on the defender's replies only (1 of 300 with seed 1; 4 and 7 when checks counted
+        // too, which the ablation sweep still runs as `pumpchecks=on`): the sample must still hold
+        // one, or the cost would go untested.
         assert!(
-            self.positions_with_pumps >= 3,
-            "positions with pumps: {}, expected at least 3: {self:#?}",
+            self.positions_with_pumps >= 1,
+            "positions with pumps: {}, expected at least 1: {self:#?}",
             self.positions_with_pumps
         );
         for (what, count, min) in checks {
