@@ -48,8 +48,8 @@ pub struct SearchConfig {
     /// much is cut like a repetition.
     pub inferior: bool,
     /// Pump cost (`loops.rs`, *Pumps*): a child that is a superior repetition (an ancestor's board,
-    /// the attacker holding more) counts this much more on its pn, in units of `UNIT`/16; 0 turns it
-    /// off.
+    /// the attacker holding more) counts this much more on its pn, in units of `UNIT`/16 — a
+    /// defender's reply, or a check too with `pump_checks`; 0 turns it off.
     pub pump_cost: u32,
     /// The pump cost counts on the attacker's checks too, not only on the defender's replies.
     pub pump_checks: bool,
@@ -130,7 +130,7 @@ impl Default for SearchConfig {
             // Measured (`--pv none`, 1 GiB, nodes, `pumpchecks=on` vs off): 1980 (a 693-ply first
             // line, a classic long problem not in the repository) no proof in 60 s (90 M) vs
             // 18.3 M; Starship Trooper 33.7 M vs 32.7 M; Zukou, Shogi Musou and the short sets
-            // the same but for noise (10 s, 256 MiB: 80.1 M vs 86.7 M, 96.1 M vs 95.2 M).
+            // the same but for noise (10 s, 256 MiB, totals: 86.7 M vs 80.1 M, 95.2 M vs 96.1 M).
             pump_checks: false,
             // Measured (`--pv none`, nodes, `ties=off` vs the default): Zukou's 102 decided 73.3 M
             // vs 63.6 M (30 s, 256 MiB), Shogi Musou's 99 (a classic set not in the repository)

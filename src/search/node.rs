@@ -580,10 +580,6 @@ pub(super) mod tests {
         }
     }
 
-    /// An evasion that leads to a board of the path where the attacker held less (nothing, against
-    /// the pawn it holds) is searched, not cut, and counted with the pump cost; where the attacker
-    /// held more it is cut instead, and with the cost at 0 nothing is marked. (The ancestor is
-    /// planted in the path's boards, as above.)
     /// The pump cost counts on the defender's replies only, unless `pumpchecks=on`: a check (not a
     /// drop, which would leave the hand as planted: an exact repetition) that re-enters a board of
     /// the path where the attacker held less is flagged only then.
@@ -609,6 +605,10 @@ pub(super) mod tests {
         }
     }
 
+    /// An evasion that leads to a board of the path where the attacker held less (nothing, against
+    /// the pawn it holds) is searched, not cut, and counted with the pump cost; where the attacker
+    /// held more it is cut instead, and with the cost at 0 nothing is marked. (The ancestor is
+    /// planted in the path's boards, as above.)
     #[test]
     fn a_superior_repetition_is_a_pump() {
         let sfen = "6k2/5L2S/5S3/3R5/9/9/9/9/9 b Pr2b4g2s4n3l17p 1";

@@ -156,9 +156,8 @@ pub(super) fn extract(s: &mut Dfpn, level: PvLevel) -> Option<Line> {
         s.aborted = s.user_limit_reached();
     }
     // The first line is the answer itself, not a refinement of it: rebuilding it (re-proving what
-    // the table lost on the way) has only the search's own limits, never the phase budget. A
-    // proven root with time left must not end as "timeout" (Starship Trooper, an 865-ply first
-    // line, did with a budget of 40 % of the proof's nodes).
+    // the table lost on the way, backing out of dead ends) has only the search's own limits, never
+    // the phase budget, so that a proven root with time left does not end as "timeout".
     let first = first_line(s)?;
     s.node_budget = s.config.phase_budget(s.nodes);
     let step = s.config.phase_step(s.nodes);
