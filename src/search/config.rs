@@ -131,13 +131,19 @@ impl Default for SearchConfig {
             // line, a classic long problem not in the repository) no proof in 60 s (90 M) vs
             // 18.3 M; Starship Trooper 33.7 M vs 32.7 M; Zukou, Shogi Musou and the short sets
             // the same but for noise (10 s, 256 MiB, totals: 86.7 M vs 80.1 M, 95.2 M vs 96.1 M).
+            // The price (at 5604d4e, 2 GiB): Microcosmos 67.9 M vs 74.5 M; Zukou #8 (1 GiB) 238 M
+            // vs 245 M. Neither cost on checks in between pays: ⅛ unit, Microcosmos 79.5 M and 1980
+            // 28.5 M; ¼ unit, 69.5 M and 101 M.
             pump_checks: false,
             // Measured (`--pv none`, nodes, `ties=off` vs the default): Zukou's 102 decided 73.3 M
             // vs 63.6 M (30 s, 256 MiB), Shogi Musou's 99 (a classic set not in the repository)
             // 85.9 M vs 79.0 M, Musou #73's disproof 46.1 M vs 40.4 M, Microcosmos 72.3 M vs
             // 67.9 M; the short sets and Kotobuki the same. At OR nodes too (`both`): Microcosmos
             // 54.1 M and Kotobuki 0.67 M instead of 1.00 M, but Musou #6 and #17 unsolved in 30 s
-            // (8.8 M and 1.6 M nodes with `off`), Zukou #71 35 M instead of 2 M with `or`.
+            // (8.8 M and 1.6 M nodes with `off`), Zukou #71 35 M instead of 2 M with `or`. One
+            // problem goes the other way: Zukou #8 (1 GiB, at 5604d4e) 130 M with `off`, 245 M by
+            // default, unsolved in 150 s with `both`; Starship Trooper (a long classic not in the
+            // repository) 26.3 M with `off`, 32.7 M by default.
             ties: Ties::And,
             distance: true,
             max_ply: 4000,
