@@ -2,7 +2,7 @@
 //! (`kanju bench --config …` runs the ablation). `SearchConfig::default()` is the best combination
 //! measured; the README's ablation table says by how much.
 
-use super::numbers::{Aggregation, Ties, UNIT};
+use super::numbers::{Aggregation, PnDn, Ties, UNIT};
 use std::fmt;
 
 /// How a new child (never searched, not in the table) gets its first numbers in the main search
@@ -35,6 +35,13 @@ pub struct SearchConfig {
     /// Sequential chains of alike board-move defences (`node.rs`, `link_moves`): interpositions on
     /// one square by long-range pieces, or by tokins; captures of the checker by tokins.
     pub move_chains: bool,
+    /// Under a check from three or more squares away, a drop interposition on a square the defender
+    /// does not guard waits behind another unsolved defence (shtsume's merge of undefended middle
+    /// interpositions; `node.rs`, `defer_unguarded_drop`).
+    pub defer_drops: bool,
+    /// The pn mark of shtsume's merges of blown-up children at AND nodes (`node.rs`,
+    /// `merge_blown_up`), in units of `UNIT`; 0 turns them off.
+    pub blowup_mark: u32,
     /// Mate in one at every new OR node before generating its checks.
     pub mate1: bool,
     /// A 3-ply search (check, every evasion, mate in one) at every new OR node of the main search
@@ -113,6 +120,17 @@ impl Default for SearchConfig {
             // Microcosmos and the short sets unchanged, but Zukou #8 past 90 s (213 M nodes) instead
             // of 57 s: no clear gain, so off.
             move_chains: false,
+            // Measured (`--pv none`, nodes, `deferdrops=on` vs off, at 5604d4e's search): Zukou's 101
+            // mates 43.3 M vs 45.2 M (geometric mean of the per-problem ratios 0.94; 256 MiB), Shogi
+            // Musou's 93 solved by both 35.4 M vs 37.0 M (0.95), the short sets 0.40 M vs 0.40 M;
+            // Microcosmos 64.1 M vs 74.5 M (2 GiB), Starship Trooper (a long classic not in the
+            // repository) 14.4 M vs 32.7 M, Zukou #8 179 M vs 245 M (1 GiB), 1980 and Kotobuki the
+            // same. Against it: Musou #6 25.4 M vs 4.5 M, Zukou #67 5.5 M vs 0.67 M.
+            defer_drops: true,
+            // shtsume's marks (240 units) never fire with kanju's numbers (Zukou node for node the
+            // same); lower marks serialise too much: 16 units, Zukou's 94 solved by both at 10 s
+            // 63.1 M vs 35.8 M nodes and 7 fewer solved; 48 units, 45.6 M vs 45.2 M. Off.
+            blowup_mark: 0,
             mate1: true,
             mate3: false,
             pv_mate3: true,
@@ -171,6 +189,8 @@ impl SearchConfig {
             chains: false,
             promo_chains: false,
             move_chains: false,
+            defer_drops: false,
+            blowup_mark: 0,
             mate1: false,
             mate3: false,
             pv_mate3: false,
@@ -208,6 +228,11 @@ impl SearchConfig {
     /// The edge cost in pn/dn units.
     pub fn edge(&self) -> u32 {
         self.edge_cost.saturating_mul(UNIT) / 16
+    }
+
+    /// The blow-up mark in pn/dn units (0: no merges).
+    pub fn blowup(&self) -> PnDn {
+        self.blowup_mark.saturating_mul(UNIT)
     }
 
     /// The pump cost in pn/dn units.
@@ -253,6 +278,8 @@ impl SearchConfig {
                 "chains" => self.chains = flag()?,
                 "promochains" => self.promo_chains = flag()?,
                 "movechains" => self.move_chains = flag()?,
+                "deferdrops" => self.defer_drops = flag()?,
+                "blowup" => self.blowup_mark = number()?,
                 "mate1" => self.mate1 = flag()?,
                 "mate3" => self.mate3 = flag()?,
                 "pvmate3" => self.pv_mate3 = flag()?,
@@ -294,7 +321,7 @@ impl fmt::Display for SearchConfig {
         let on = |b: bool| if b { "on" } else { "off" };
         write!(
             f,
-            "agg={},eps={},edge={},chains={},promochains={},movechains={},mate1={},mate3={},pvmate3={},init={},distance={},inferior={},pump={},pumpchecks={},ties={},maxply={},phasebudget={},sparetest={},futiletest={},ranktest={},deepen={}",
+            "agg={},eps={},edge={},chains={},promochains={},movechains={},deferdrops={},blowup={},mate1={},mate3={},pvmate3={},init={},distance={},inferior={},pump={},pumpchecks={},ties={},maxply={},phasebudget={},sparetest={},futiletest={},ranktest={},deepen={}",
             match self.aggregation {
                 Aggregation::Sum => "sum",
                 Aggregation::Weak => "weak",
@@ -304,6 +331,8 @@ impl fmt::Display for SearchConfig {
             on(self.chains),
             on(self.promo_chains),
             on(self.move_chains),
+            on(self.defer_drops),
+            self.blowup_mark,
             on(self.mate1),
             on(self.mate3),
             on(self.pv_mate3),

@@ -23,7 +23,7 @@ use super::numbers::{Combined, INF, PN_MAX, Pick, PnDn, add, best_threshold};
 use super::spare::Excuse;
 use super::tt::{Record, Table, UNBOUNDED};
 use super::{SearchInfo, SearchLimits, frontier, futile, mate1};
-use crate::position::movegen::MoveList;
+use crate::position::movegen::{MoveList, check_gap};
 use crate::position::{Color, Hand, Move, Position};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
@@ -100,6 +100,10 @@ pub(super) struct Dfpn<'a> {
     pub mate1_probes: u64,
     /// Children cut as inferior repetitions that are no exact repetition (`loops.rs`).
     pub inferior_cuts: u64,
+    /// Unguarded drop interpositions deferred behind another defence (`defer_unguarded_drop`).
+    pub deferred_drops: u64,
+    /// Blown-up children moved behind another (`merge_blown_up`).
+    pub blown_up: u64,
     /// Children counted with the pump cost (`loops.rs`).
     pub pump_children: u64,
     next_poll: u64,
@@ -181,6 +185,8 @@ impl<'a> Dfpn<'a> {
             nodes: 0,
             mate1_probes: 0,
             inferior_cuts: 0,
+            deferred_drops: 0,
+            blown_up: 0,
             pump_children: 0,
             next_poll: POLL_INTERVAL,
             node_budget: None,
@@ -483,10 +489,27 @@ impl<'a> Dfpn<'a> {
         let edge = self.config.edge();
         let pump = self.config.pump();
         let ties = self.config.ties.at(or_node);
+        // Unguarded middle interpositions wait behind another defence (`defer_unguarded_drop`); only
+        // in the main search of the plain game, where a drop is an ordinary defence.
+        let defer_drops = !or_node
+            && self.config.defer_drops
+            && budget == UNBOUNDED
+            && !self.futile_skip
+            && !self.spare
+            && check_gap(&self.pos).count() >= 2;
+        // Blown-up children wait behind another (`merge_blown_up`), in the main search's AND nodes.
+        let blowup = if !or_node && budget == UNBOUNDED && !self.futile_skip && !self.spare {
+            self.config.blowup()
+        } else {
+            0
+        };
 
         let (mut pn, mut dn);
         let mut spare_excuses = true;
         loop {
+            if defer_drops && self.defer_unguarded_drop(base, end) {
+                continue;
+            }
             // Over the active children: `pick` the minimised side (pn at OR nodes; its smallest, `lo`,
             // is the node's number), `comb` the other.
             let mut pick = Pick::new(base);
@@ -535,6 +558,9 @@ impl<'a> Dfpn<'a> {
                         }
                     }
                 }
+            }
+            if blowup > 0 && lo != 0 && self.merge_blown_up(base, end, best, pn, blowup) {
+                continue;
             }
             let (th_lo, th_hi) = if or_node { (thpn, thdn) } else { (thdn, thpn) };
             if lo == 0 || hi == 0 || lo >= th_lo || hi >= th_hi || self.aborted {

@@ -3,7 +3,8 @@
 //!
 //! `Solver` is the whole interface the front ends (`usi`, the command line) use. Inside:
 //! * `dfpn` — the df-pn loop of one node and the driver at the root;
-//! * `node` — a node's children: generation, table probes by key, chains;
+//! * `node` — a node's children: generation, table probes by key; `chains` — defences that wait
+//!   for each other, and the merges that change them during the search;
 //! * `numbers` — proof numbers, how children combine (sums, SNDA-lite, weak proof numbers), thresholds;
 //! * `hands` — proof and disproof hands, each rule with its argument;
 //! * `loops` — repetitions and the depth limit: what a disproof depends on;
@@ -14,6 +15,7 @@
 //! * `config` — the internal switches, for measuring each technique.
 
 pub mod alternatives;
+pub mod chains;
 pub mod config;
 pub mod deepen;
 pub mod dfpn;

@@ -6,19 +6,8 @@
 //! owning a contiguous range while it is searched: a child's numbers are cached there between the
 //! iterations of the node's loop instead of being probed again.
 //!
-//! **Chains** (shtsume's sequential defences, KomoringHeights' delayed moves). Some sibling moves tend
-//! to lead to the same positions and to be decided the same way; summing (or even counting) them makes a
-//! node look many times harder than it is. A chain is a list of such siblings of which only the head is
-//! *active*: the others wait until the head is solved the way that does not decide the node — proven, at
-//! an AND node; disproven, at an OR node — and then the next one becomes the head and is probed (often it
-//! is decided at once by hand superiority: after "drop a pawn, the attacker captures" and "drop a lance,
-//! the attacker captures" the board is the same). The node is decided only when every member is, so
-//! chains change the order of the search and its numbers, never its answer.
-//! * AND nodes: all drop interpositions form one chain, nearest square first and, on each square,
-//!   the cheapest piece first; a defender's non-promotion waits for the promotion of the same move.
-//! * Not at OR nodes: there a non-promotion is often the key move (a knight or silver that must not
-//!   promote, a bishop avoiding pawn-drop mate) while its promotion stays undecided for long; chaining it
-//!   behind the promotion hid the solution of Zukou #24 for millions of nodes.
+//! **Chains** of near-identical defences, and how they change while a node is searched, live in
+//! `chains.rs`.
 
 use super::dfpn::{Dfpn, Seen};
 use super::frontier::is_interposition;
@@ -73,20 +62,6 @@ impl Child {
 #[inline(always)]
 pub(super) fn distance(a: Square, b: Square) -> u32 {
     (a.file().abs_diff(b.file())).max(a.rank().abs_diff(b.rank())) as u32
-}
-
-/// The cost order of hand kinds for interposition chains: cheapest first.
-#[inline(always)]
-fn drop_order(k: PieceKind) -> u32 {
-    match k {
-        PieceKind::Pawn => 0,
-        PieceKind::Lance => 1,
-        PieceKind::Knight => 2,
-        PieceKind::Silver => 3,
-        PieceKind::Gold => 4,
-        PieceKind::Bishop => 5,
-        _ => 6,
-    }
 }
 
 impl Dfpn<'_> {
@@ -187,126 +162,6 @@ impl Dfpn<'_> {
             }
         }
         end - base
-    }
-
-    /// Links each non-promotion among the children `base..end` behind the promotion of the same move.
-    fn link_promotions(&mut self, base: usize, end: usize) {
-        // Promotion / non-promotion pairs: the generators emit one piece's moves together (its
-        // promotions, then its non-promotions), so a pair lies within a run of moves from one square.
-        let mut i = base;
-        while i < end {
-            let m = self.children[i].mv;
-            if m.is_drop() {
-                i += 1;
-                continue;
-            }
-            let mut j = i + 1;
-            while j < end
-                && !self.children[j].mv.is_drop()
-                && self.children[j].mv.from() == m.from()
-            {
-                j += 1;
-            }
-            for a in i..j {
-                let pa = self.children[a].mv;
-                if !pa.is_promotion() {
-                    continue;
-                }
-                if let Some(b) = (i..j).find(|&b| {
-                    let pb = self.children[b].mv;
-                    !pb.is_promotion() && pb.to() == pa.to()
-                }) {
-                    self.children[a].next = b as u32;
-                    self.children[b].active = false;
-                }
-            }
-            i = j;
-        }
-    }
-
-    /// Links board-move defences that differ only in which of two alike pieces makes them: the
-    /// interpositions on one square by long-range pieces (bishop, rook, horse, dragon), those on one
-    /// square by tokins, and the captures of the checker by tokins. After the attacker takes the
-    /// piece the positions differ only in where it came from (a horse taken is a bishop in hand as a
-    /// bishop is), so the first member's proof usually proves the next at once by the table. Each
-    /// promotion pair (`link_promotions`) stays together inside the chain. Sound as every chain: the
-    /// AND node is proven only when every member is, with the union of their proof hands.
-    fn link_moves(&mut self, base: usize, end: usize, gap: Bitboard) {
-        let checkers = self.pos.checkers();
-        if checkers.has_more_than_one() {
-            return;
-        }
-        let mut groups = std::mem::take(&mut self.scratch);
-        groups.clear();
-        for i in base..end {
-            let c = &self.children[i];
-            if !c.active || c.mv.is_drop() {
-                continue;
-            }
-            let to = c.mv.to();
-            let class = match c.mv.piece().kind() {
-                PieceKind::Bishop | PieceKind::Rook | PieceKind::Horse | PieceKind::Dragon
-                    if gap.contains(to) =>
-                {
-                    0
-                }
-                PieceKind::ProPawn if gap.contains(to) || checkers.contains(to) => 1,
-                _ => continue,
-            };
-            groups.push((to.index() as u32 * 2 + class, i as u32));
-        }
-        groups.sort_unstable();
-        for w in groups.windows(2) {
-            if w[0].0 != w[1].0 {
-                continue;
-            }
-            let mut tail = w[0].1 as usize;
-            while self.children[tail].next != NO_NEXT {
-                tail = self.children[tail].next as usize;
-            }
-            self.children[tail].next = w[1].1;
-            self.children[w[1].1 as usize].active = false;
-        }
-        self.scratch = groups;
-    }
-
-    /// Links the drop interpositions among the children `base..end` into one chain, nearest square to
-    /// the king first, cheapest piece first.
-    fn link_drops(&mut self, base: usize, end: usize) {
-        let Some(ksq) = self.pos.king_square(self.attacker.flip()) else {
-            return;
-        };
-        let mut drops = std::mem::take(&mut self.scratch);
-        drops.clear();
-        drops.extend(
-            (base..end)
-                .filter(|&i| self.children[i].mv.is_drop())
-                .map(|i| {
-                    let m = self.children[i].mv;
-                    (
-                        distance(m.to(), ksq) * 8 + drop_order(m.drop_kind()),
-                        i as u32,
-                    )
-                }),
-        );
-        drops.sort_unstable();
-        for w in drops.windows(2) {
-            self.children[w[0].1 as usize].next = w[1].1;
-            self.children[w[1].1 as usize].active = false;
-        }
-        self.scratch = drops;
-    }
-
-    /// While child `i` is solved the non-deciding way and has a successor, activates the successor and
-    /// probes it.
-    pub(super) fn advance_chain(&mut self, mut i: usize, or_node: bool, ply: u32, path: u64) {
-        while self.children[i].done(or_node) && self.children[i].next != NO_NEXT {
-            let n = self.children[i].next as usize;
-            self.children[i].next = NO_NEXT;
-            self.children[n].active = true;
-            self.probe_child(n, or_node, ply, path);
-            i = n;
-        }
     }
 
     /// Fills in child `i`'s numbers: a repetition, a depth cut, the table's entry, or (new) an initial
@@ -433,12 +288,12 @@ pub(super) mod tests {
         /// The node is proven.
         pub proven: bool,
         /// Its proof hand.
-        hand: Hand,
+        pub hand: Hand,
         /// Evasions that were chained behind another when the node was expanded.
-        chained: usize,
+        pub chained: usize,
         /// Evasions, and those the table holds proven afterwards.
-        evasions: usize,
-        proven_evasions: usize,
+        pub evasions: usize,
+        pub proven_evasions: usize,
         /// Mate-in-one probes the search of the node asked.
         pub mate1_probes: u64,
     }
@@ -472,7 +327,7 @@ pub(super) mod tests {
         after_check(sfen, spec, check, and_node_in)
     }
 
-    fn and_node_in(s: &mut Dfpn, path: u64) -> AndNode {
+    pub(in crate::search) fn and_node_in(s: &mut Dfpn, path: u64) -> AndNode {
         s.expand(false, 1, path);
         let chained = s.children.iter().filter(|c| !c.active).count();
         s.children.clear();
@@ -498,31 +353,6 @@ pub(super) mod tests {
             evasions: evasions.len(),
             proven_evasions,
             mate1_probes: s.mate1_probes,
-        }
-    }
-
-    /// A chained AND node is proven exactly when every member of its chains is, and its proof hand
-    /// is the union over all of them: the same as without chains.
-    fn assert_chains_change_nothing(sfen: &str, check: &str, chain: &str, base: &str) {
-        let with = and_node(sfen, check, base);
-        let without = and_node(sfen, check, &format!("{base},{chain}=off"));
-        assert!(with.chained > without.chained, "{sfen} {check}: no {chain}");
-        assert!(with.proven && without.proven, "{sfen} {check}");
-        assert_eq!(with.proven_evasions, with.evasions, "{sfen} {check}");
-        assert_eq!(with.hand, without.hand, "{sfen} {check}: proof hands");
-    }
-
-    /// Drop interpositions: the rook check from 3d leaves two empty squares, and the defender holds
-    /// every kind of piece (tanuki-m5-15).
-    #[test]
-    fn drop_interposition_chain_is_proven_with_every_member() {
-        for base in ["default", "init=unit"] {
-            assert_chains_change_nothing(
-                "6k2/5L2S/5S3/3R5/9/9/9/9/9 b r2b4g2s4n3l18p 1",
-                "6d3d",
-                "chains",
-                base,
-            );
         }
     }
 
@@ -645,46 +475,6 @@ pub(super) mod tests {
                         .all(|c| !c.pump)
                 );
             });
-        }
-    }
-
-    /// A promotion and its non-promotion: after G*2i the defender's only answers are the silver's
-    /// capture, promoting or not, and each is mated by 2a2i+. With lazy initial numbers: the default
-    /// one-ply look-ahead proves both captures as the node is expanded (mate in one after each), so
-    /// no chain is needed there.
-    #[test]
-    fn promotion_chain_is_proven_with_both_members() {
-        assert_chains_change_nothing(
-            "7R1/9/9/9/9/4B4/9/6s2/8k b G 1",
-            "G*2i",
-            "promochains",
-            "init=unit",
-        );
-    }
-    /// Interpositions by long-range pieces on one square: after R*1e the rook (4d1d) and the bishop
-    /// (3b1d) can both block on 1d, and both are mated. With lazy initial numbers: the default
-    /// look-ahead proves the first member as the node is expanded and the chain moves on at once.
-    #[test]
-    fn long_range_interposition_chain_is_proven_with_every_member() {
-        assert_chains_change_nothing(
-            "6G1k/6b2/6S2/5r3/9/9/9/9/9 b RGS 1",
-            "R*1e",
-            "movechains",
-            "init=unit,movechains=on",
-        );
-    }
-
-    /// Captures of the checker by tokins: after G*5b (guarded by the knight) both tokins can take
-    /// it, and each capture is mated.
-    #[test]
-    fn tokin_capture_chain_is_proven_with_every_member() {
-        for base in ["movechains=on", "init=unit,movechains=on"] {
-            assert_chains_change_nothing(
-                "4k4/3+p1+p3/9/5N3/9/9/9/9/9 b 2R2B3G 1",
-                "G*5b",
-                "movechains",
-                base,
-            );
         }
     }
 }

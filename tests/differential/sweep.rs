@@ -337,7 +337,7 @@ fn minimax_lengths_game_10000() {
 
 /// Each technique the ablation turns off or on (`kanju bench --config`), one at a time, and plain
 /// df-pn: a shortcut that is sound only beside another one shows up here. Exact lengths throughout.
-const ABLATIONS: [&str; 21] = [
+const ABLATIONS: [&str; 24] = [
     "plain",
     "agg=sum",
     "eps=0",
@@ -345,6 +345,10 @@ const ABLATIONS: [&str; 21] = [
     "chains=off",
     "promochains=off",
     "movechains=on",
+    "deferdrops=off",
+    // shtsume's marks (240 units), and a mark so low that every AND node serialises its defences.
+    "blowup=240",
+    "blowup=1",
     "mate1=off",
     "mate3=on",
     "pvmate3=off",

@@ -1,0 +1,360 @@
+//! Chains: sibling moves that wait for each other, and the merges that change them while their node
+//! is searched (shtsume's sequential defences, KomoringHeights' delayed moves). Some sibling moves tend
+//! to lead to the same positions and to be decided the same way; summing (or even counting) them makes a
+//! node look many times harder than it is. A chain is a list of such siblings of which only the head is
+//! *active*: the others wait until the head is solved the way that does not decide the node — proven, at
+//! an AND node; disproven, at an OR node — and then the next one becomes the head and is probed (often it
+//! is decided at once by hand superiority: after "drop a pawn, the attacker captures" and "drop a lance,
+//! the attacker captures" the board is the same). The node is decided only when every member is, so
+//! chains change the order of the search and its numbers, never its answer.
+//! * AND nodes: all drop interpositions form one chain, nearest square first and, on each square,
+//!   the cheapest piece first; a defender's non-promotion waits for the promotion of the same move.
+//! * Not at OR nodes: there a non-promotion is often the key move (a knight or silver that must not
+//!   promote, a bishop avoiding pawn-drop mate) while its promotion stays undecided for long; chaining it
+//!   behind the promotion hid the solution of Zukou #24 for millions of nodes.
+//! * Chains also change while the node is searched (shtsume's merges): under a check from three or
+//!   more squares away, a drop on a square the defender does not guard (a middle interposition, which
+//!   the checker takes with a piece gained) waits at the end of the chain of the defence the search
+//!   would try next (`defer_unguarded_drop`, on by default); and, off by default, blown-up defences
+//!   wait behind another (`merge_blown_up`).
+
+use super::dfpn::Dfpn;
+use super::node::{Child, NO_NEXT, distance};
+use super::numbers::PnDn;
+use crate::position::{Bitboard, PieceKind};
+
+/// `merge_blown_up`'s dn mark is this many times its pn mark (shtsume's marks: 1024 and 240).
+const BLOWUP_DN_FACTOR: PnDn = 4;
+
+/// The cost order of hand kinds for interposition chains: cheapest first.
+#[inline(always)]
+fn drop_order(k: PieceKind) -> u32 {
+    match k {
+        PieceKind::Pawn => 0,
+        PieceKind::Lance => 1,
+        PieceKind::Knight => 2,
+        PieceKind::Silver => 3,
+        PieceKind::Gold => 4,
+        PieceKind::Bishop => 5,
+        _ => 6,
+    }
+}
+
+impl Dfpn<'_> {
+    /// Links each non-promotion among the children `base..end` behind the promotion of the same move.
+    pub(super) fn link_promotions(&mut self, base: usize, end: usize) {
+        // Promotion / non-promotion pairs: the generators emit one piece's moves together (its
+        // promotions, then its non-promotions), so a pair lies within a run of moves from one square.
+        let mut i = base;
+        while i < end {
+            let m = self.children[i].mv;
+            if m.is_drop() {
+                i += 1;
+                continue;
+            }
+            let mut j = i + 1;
+            while j < end
+                && !self.children[j].mv.is_drop()
+                && self.children[j].mv.from() == m.from()
+            {
+                j += 1;
+            }
+            for a in i..j {
+                let pa = self.children[a].mv;
+                if !pa.is_promotion() {
+                    continue;
+                }
+                if let Some(b) = (i..j).find(|&b| {
+                    let pb = self.children[b].mv;
+                    !pb.is_promotion() && pb.to() == pa.to()
+                }) {
+                    self.children[a].next = b as u32;
+                    self.children[b].active = false;
+                }
+            }
+            i = j;
+        }
+    }
+
+    /// Links board-move defences that differ only in which of two alike pieces makes them: the
+    /// interpositions on one square by long-range pieces (bishop, rook, horse, dragon), those on one
+    /// square by tokins, and the captures of the checker by tokins. After the attacker takes the
+    /// piece the positions differ only in where it came from (a horse taken is a bishop in hand as a
+    /// bishop is), so the first member's proof usually proves the next at once by the table. Each
+    /// promotion pair (`link_promotions`) stays together inside the chain. Sound as every chain: the
+    /// AND node is proven only when every member is, with the union of their proof hands.
+    pub(super) fn link_moves(&mut self, base: usize, end: usize, gap: Bitboard) {
+        let checkers = self.pos.checkers();
+        if checkers.has_more_than_one() {
+            return;
+        }
+        let mut groups = std::mem::take(&mut self.scratch);
+        groups.clear();
+        for i in base..end {
+            let c = &self.children[i];
+            if !c.active || c.mv.is_drop() {
+                continue;
+            }
+            let to = c.mv.to();
+            let class = match c.mv.piece().kind() {
+                PieceKind::Bishop | PieceKind::Rook | PieceKind::Horse | PieceKind::Dragon
+                    if gap.contains(to) =>
+                {
+                    0
+                }
+                PieceKind::ProPawn if gap.contains(to) || checkers.contains(to) => 1,
+                _ => continue,
+            };
+            groups.push((to.index() as u32 * 2 + class, i as u32));
+        }
+        groups.sort_unstable();
+        for w in groups.windows(2) {
+            if w[0].0 != w[1].0 {
+                continue;
+            }
+            let mut tail = w[0].1 as usize;
+            while self.children[tail].next != NO_NEXT {
+                tail = self.children[tail].next as usize;
+            }
+            self.children[tail].next = w[1].1;
+            self.children[w[1].1 as usize].active = false;
+        }
+        self.scratch = groups;
+    }
+
+    /// Links the drop interpositions among the children `base..end` into one chain, nearest square to
+    /// the king first, cheapest piece first.
+    pub(super) fn link_drops(&mut self, base: usize, end: usize) {
+        let Some(ksq) = self.pos.king_square(self.attacker.flip()) else {
+            return;
+        };
+        let mut drops = std::mem::take(&mut self.scratch);
+        drops.clear();
+        drops.extend(
+            (base..end)
+                .filter(|&i| self.children[i].mv.is_drop())
+                .map(|i| {
+                    let m = self.children[i].mv;
+                    (
+                        distance(m.to(), ksq) * 8 + drop_order(m.drop_kind()),
+                        i as u32,
+                    )
+                }),
+        );
+        drops.sort_unstable();
+        for w in drops.windows(2) {
+            self.children[w[0].1 as usize].next = w[1].1;
+            self.children[w[1].1 as usize].active = false;
+        }
+        self.scratch = drops;
+    }
+
+    /// While child `i` is solved the non-deciding way and has a successor, activates the successor and
+    /// probes it.
+    pub(super) fn advance_chain(&mut self, mut i: usize, or_node: bool, ply: u32, path: u64) {
+        while self.children[i].done(or_node) && self.children[i].next != NO_NEXT {
+            let n = self.children[i].next as usize;
+            self.children[i].next = NO_NEXT;
+            self.children[n].active = true;
+            self.probe_child(n, or_node, ply, path);
+            i = n;
+        }
+    }
+
+    /// `SearchConfig::defer_drops`, at an AND node under a check from three or more squares away: the
+    /// first active, unsolved drop interposition on a square the defender does not guard goes to the
+    /// end of the chain of the other active, unsolved defence with the smallest dn (the one the
+    /// search would try next), and waits there. Such a middle interposition is usually taken by the
+    /// checker with a piece gained, and it is rarely the refutation; counted beside the real defences
+    /// it only makes the node look harder. Returns whether a drop was deferred (the caller recomputes
+    /// the node's numbers). Sound as every chain: the node is proven only when every member of every
+    /// chain is, the deferred drops included, and it is refuted by any refuted active child.
+    pub(super) fn defer_unguarded_drop(&mut self, base: usize, end: usize) -> bool {
+        let defender = self.attacker.flip();
+        let occ = self.pos.occupied();
+        let unsolved = |c: &Child| c.active && c.pn != 0 && c.dn != 0;
+        let Some(d) = (base..end).find(|&i| {
+            let c = &self.children[i];
+            unsolved(c)
+                && c.mv.is_drop()
+                && self.pos.attackers_to(defender, c.mv.to(), occ).is_empty()
+        }) else {
+            return false;
+        };
+        let Some(t) = (base..end)
+            .filter(|&i| i != d && unsolved(&self.children[i]))
+            .min_by_key(|&i| self.children[i].dn)
+        else {
+            return false;
+        };
+        self.chain_behind(d, t);
+        self.deferred_drops += 1;
+        true
+    }
+
+    /// `SearchConfig::blowup` (shtsume's merges of blown-up children), at an AND node whose numbers
+    /// (`pn`, and `head`'s, the child the search would try next) have grown past the marks: when the
+    /// node's pn passes `mark` and `head` is no capture, the child with the largest pn waits behind
+    /// the defence with the smallest dn among the others (a defence that resists that much is left
+    /// until the others are proven); when even `head`'s dn passes `BLOWUP_DN_FACTOR` × `mark` (every
+    /// defence looks lost), the next defence waits behind it, so the search proves one defence after
+    /// the other instead of spreading over all of them. Returns whether a child was moved. Sound as
+    /// every chain (see `defer_unguarded_drop`): only the order and the numbers change.
+    pub(super) fn merge_blown_up(
+        &mut self,
+        base: usize,
+        end: usize,
+        head: usize,
+        pn: PnDn,
+        mark: PnDn,
+    ) -> bool {
+        let unsolved = |c: &Child| c.active && c.pn != 0 && c.dn != 0;
+        let next_after = |this: &Self, skip: usize| {
+            (base..end)
+                .filter(|&i| i != skip && unsolved(&this.children[i]))
+                .min_by_key(|&i| this.children[i].dn)
+        };
+        let h = &self.children[head];
+        if !unsolved(h) {
+            return false;
+        }
+        let (moved, target) = if pn > mark && !self.pos.occupied().contains(h.mv.to()) {
+            let Some(m) = (base..end)
+                .filter(|&i| unsolved(&self.children[i]))
+                .max_by_key(|&i| self.children[i].pn)
+            else {
+                return false;
+            };
+            match next_after(self, m) {
+                Some(t) => (m, t),
+                None => return false,
+            }
+        } else if h.dn > mark.saturating_mul(BLOWUP_DN_FACTOR) {
+            match next_after(self, head) {
+                Some(s) => (s, head),
+                None => return false,
+            }
+        } else {
+            return false;
+        };
+        self.chain_behind(moved, target);
+        self.blown_up += 1;
+        true
+    }
+
+    /// Makes the active child `moved` (with the rest of its chain) wait at the end of `target`'s chain.
+    fn chain_behind(&mut self, moved: usize, target: usize) {
+        let mut tail = target;
+        while self.children[tail].next != NO_NEXT {
+            tail = self.children[tail].next as usize;
+        }
+        self.children[tail].next = moved as u32;
+        self.children[moved].active = false;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::search::node::tests::{after_check, and_node, and_node_in};
+
+    /// A chained AND node is proven exactly when every member of its chains is, and its proof hand
+    /// is the union over all of them: the same as without chains.
+    fn assert_chains_change_nothing(sfen: &str, check: &str, chain: &str, base: &str) {
+        let with = and_node(sfen, check, base);
+        let without = and_node(sfen, check, &format!("{base},{chain}=off"));
+        assert!(with.chained > without.chained, "{sfen} {check}: no {chain}");
+        assert!(with.proven && without.proven, "{sfen} {check}");
+        assert_eq!(with.proven_evasions, with.evasions, "{sfen} {check}");
+        assert_eq!(with.hand, without.hand, "{sfen} {check}: proof hands");
+    }
+
+    /// Drop interpositions: the rook check from 3d leaves two empty squares, and the defender holds
+    /// every kind of piece (tanuki-m5-15).
+    #[test]
+    fn drop_interposition_chain_is_proven_with_every_member() {
+        for base in ["default", "init=unit"] {
+            assert_chains_change_nothing(
+                "6k2/5L2S/5S3/3R5/9/9/9/9/9 b r2b4g2s4n3l18p 1",
+                "6d3d",
+                "chains",
+                base,
+            );
+        }
+    }
+
+    /// The dynamic merges (`defer_unguarded_drop`, `merge_blown_up`): after the rook's check from 3d
+    /// the drops on 3c, which only the attacker covers, wait behind another defence, and with a mark
+    /// of one unit every defence waits behind another (the depth limit keeps that search from diving:
+    /// with every node's defences in one file, no number grows with the width); the node is still
+    /// proven with every evasion and the same proof hand.
+    #[test]
+    fn merged_defences_are_proven_with_every_member() {
+        // Serialised defences make long lines: a search's stack, not a test thread's.
+        std::thread::Builder::new()
+            .stack_size(256 << 20)
+            .spawn(merged_defences)
+            .unwrap()
+            .join()
+            .unwrap();
+    }
+
+    fn merged_defences() {
+        let sfen = "6k2/5L2S/5S3/3R5/9/9/9/9/9 b r2b4g2s4n3l18p 1";
+        for base in ["default", "init=unit"] {
+            let run = |spec: &str| {
+                after_check(sfen, spec, "6d3d", |s, path| {
+                    let r = and_node_in(s, path);
+                    (r, s.deferred_drops, s.blown_up)
+                })
+            };
+            let (without, none, none2) = run(&format!("{base},deferdrops=off"));
+            assert_eq!((none, none2), (0, 0), "{base}");
+            for merge in ["deferdrops=on", "deferdrops=off,blowup=1,maxply=24"] {
+                let (with, deferred, blown) = run(&format!("{base},{merge}"));
+                assert!(deferred + blown > 0, "{base},{merge}: nothing merged");
+                assert!(with.proven && without.proven, "{base},{merge}");
+                assert_eq!(with.proven_evasions, with.evasions, "{base},{merge}");
+                assert_eq!(with.hand, without.hand, "{base},{merge}: proof hands");
+            }
+        }
+    }
+    /// A promotion and its non-promotion: after G*2i the defender's only answers are the silver's
+    /// capture, promoting or not, and each is mated by 2a2i+. With lazy initial numbers: the default
+    /// one-ply look-ahead proves both captures as the node is expanded (mate in one after each), so
+    /// no chain is needed there.
+    #[test]
+    fn promotion_chain_is_proven_with_both_members() {
+        assert_chains_change_nothing(
+            "7R1/9/9/9/9/4B4/9/6s2/8k b G 1",
+            "G*2i",
+            "promochains",
+            "init=unit",
+        );
+    }
+    /// Interpositions by long-range pieces on one square: after R*1e the rook (4d1d) and the bishop
+    /// (3b1d) can both block on 1d, and both are mated. With lazy initial numbers: the default
+    /// look-ahead proves the first member as the node is expanded and the chain moves on at once.
+    #[test]
+    fn long_range_interposition_chain_is_proven_with_every_member() {
+        assert_chains_change_nothing(
+            "6G1k/6b2/6S2/5r3/9/9/9/9/9 b RGS 1",
+            "R*1e",
+            "movechains",
+            "init=unit,movechains=on",
+        );
+    }
+
+    /// Captures of the checker by tokins: after G*5b (guarded by the knight) both tokins can take
+    /// it, and each capture is mated.
+    #[test]
+    fn tokin_capture_chain_is_proven_with_every_member() {
+        for base in ["movechains=on", "init=unit,movechains=on"] {
+            assert_chains_change_nothing(
+                "4k4/3+p1+p3/9/5N3/9/9/9/9/9 b 2R2B3G 1",
+                "G*5b",
+                "movechains",
+                base,
+            );
+        }
+    }
+}
