@@ -21,6 +21,8 @@
 use super::dfpn::Dfpn;
 use super::node::{Child, NO_NEXT, distance};
 use super::numbers::PnDn;
+use super::tt::UNBOUNDED;
+use crate::position::movegen::check_gap;
 use crate::position::{Bitboard, PieceKind};
 
 /// `merge_blown_up`'s dn mark is this many times its pn mark (shtsume's marks: 1024 and 240).
@@ -159,6 +161,18 @@ impl Dfpn<'_> {
             self.probe_child(n, or_node, ply, path);
             i = n;
         }
+    }
+
+    /// Which merges the node's loop makes: deferred drops (`defer_unguarded_drop`), and the pn mark of
+    /// the blow-up merges (`merge_blown_up`; 0: none). Only at AND nodes of the main search in the
+    /// plain game, where a drop is an ordinary defence (the canonical and spare games have their own
+    /// rules on drops), and deferred drops only under a check from three or more squares away.
+    pub(super) fn merges(&self, or_node: bool, budget: u32) -> (bool, PnDn) {
+        if or_node || budget != UNBOUNDED || self.futile_skip || self.spare {
+            return (false, 0);
+        }
+        let defer = self.config.defer_drops && check_gap(&self.pos).count() >= 2;
+        (defer, self.config.blowup())
     }
 
     /// `SearchConfig::defer_drops`, at an AND node under a check from three or more squares away: the

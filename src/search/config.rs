@@ -32,14 +32,14 @@ pub struct SearchConfig {
     pub chains: bool,
     /// A defender's non-promotion is tried only after the promotion of the same move is proven.
     pub promo_chains: bool,
-    /// Sequential chains of alike board-move defences (`node.rs`, `link_moves`): interpositions on
+    /// Sequential chains of alike board-move defences (`chains.rs`, `link_moves`): interpositions on
     /// one square by long-range pieces, or by tokins; captures of the checker by tokins.
     pub move_chains: bool,
     /// Under a check from three or more squares away, a drop interposition on a square the defender
     /// does not guard waits behind another unsolved defence (shtsume's merge of undefended middle
-    /// interpositions; `node.rs`, `defer_unguarded_drop`).
+    /// interpositions; `chains.rs`, `defer_unguarded_drop`).
     pub defer_drops: bool,
-    /// The pn mark of shtsume's merges of blown-up children at AND nodes (`node.rs`,
+    /// The pn mark of shtsume's merges of blown-up children at AND nodes (`chains.rs`,
     /// `merge_blown_up`), in units of `UNIT`; 0 turns them off.
     pub blowup_mark: u32,
     /// Mate in one at every new OR node before generating its checks.
@@ -120,7 +120,7 @@ impl Default for SearchConfig {
             // Microcosmos and the short sets unchanged, but Zukou #8 past 90 s (213 M nodes) instead
             // of 57 s: no clear gain, so off.
             move_chains: false,
-            // Measured (`--pv none`, nodes, `deferdrops=on` vs off, at 5604d4e's search): Zukou's 101
+            // Measured (`--pv none`, nodes, `deferdrops=on` vs off, the rest of the search as at 5604d4e): Zukou's 101
             // mates 43.3 M vs 45.2 M (geometric mean of the per-problem ratios 0.94; 256 MiB), Shogi
             // Musou's 93 solved by both 35.4 M vs 37.0 M (0.95), the short sets 0.40 M vs 0.40 M;
             // Microcosmos 64.1 M vs 74.5 M (2 GiB), Starship Trooper (a long classic not in the

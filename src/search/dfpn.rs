@@ -2,9 +2,9 @@
 //!
 //! * OR nodes (attacker to move) take the minimum proof number of their checks and combine their
 //!   disproof numbers; AND nodes (defender to move) the reverse. How numbers combine (sums with
-//!   SNDA-lite groups, or weak proof numbers) and the thresholds are in `numbers.rs`; the children, their
-//!   initial numbers and chains in `node.rs`; what a result depends on in `loops.rs`; proof and disproof
-//!   hands in `hands.rs`.
+//!   SNDA-lite groups, or weak proof numbers) and the thresholds are in `numbers.rs`; the children in
+//!   `node.rs`, their initial numbers in `estimates.rs`, chains in `chains.rs`; what a result depends
+//!   on in `loops.rs`; proof and disproof hands in `hands.rs`.
 //! * The best child is searched with thresholds that make it return as soon as another child looks
 //!   better (by the 1+ε factor if set) or the node's own thresholds are reached. A df-pn+ edge cost on
 //!   the minimised side makes long chains of checks raise their own numbers.
@@ -23,7 +23,7 @@ use super::numbers::{Combined, INF, PN_MAX, Pick, PnDn, add, best_threshold};
 use super::spare::Excuse;
 use super::tt::{Record, Table, UNBOUNDED};
 use super::{SearchInfo, SearchLimits, frontier, futile, mate1};
-use crate::position::movegen::{MoveList, check_gap};
+use crate::position::movegen::MoveList;
 use crate::position::{Color, Hand, Move, Position};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
@@ -489,20 +489,7 @@ impl<'a> Dfpn<'a> {
         let edge = self.config.edge();
         let pump = self.config.pump();
         let ties = self.config.ties.at(or_node);
-        // Unguarded middle interpositions wait behind another defence (`defer_unguarded_drop`); only
-        // in the main search of the plain game, where a drop is an ordinary defence.
-        let defer_drops = !or_node
-            && self.config.defer_drops
-            && budget == UNBOUNDED
-            && !self.futile_skip
-            && !self.spare
-            && check_gap(&self.pos).count() >= 2;
-        // Blown-up children wait behind another (`merge_blown_up`), in the main search's AND nodes.
-        let blowup = if !or_node && budget == UNBOUNDED && !self.futile_skip && !self.spare {
-            self.config.blowup()
-        } else {
-            0
-        };
+        let (defer_drops, blowup) = self.merges(or_node, budget);
 
         let (mut pn, mut dn);
         let mut spare_excuses = true;
