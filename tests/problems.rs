@@ -382,8 +382,9 @@ fn a_proof_under_a_depth_limit_is_read_past_it() {
 }
 
 /// The field's yardsticks with a table much smaller than their trees: Kotobuki (Zukou #100, 611 plies)
-/// and Microcosmos (1525 plies) proven with 256 MiB, each with a checked line. 2 to 7 minutes on a
-/// 2-core machine (Microcosmos: 95 M nodes, twice what it needs with 2 GiB), hence ignored; run with
+/// and Microcosmos (1525 plies) proven with 256 MiB, each with a checked line (the first proof's
+/// line, whose defender need not resist longest). About a minute on a 2-core machine (at `55d8ac6`:
+/// Microcosmos 63.8 M nodes in 50 s, against 64.1 M with 2 GiB), hence ignored; run with
 /// `cargo test --release --test problems -- --ignored long_problems`.
 #[test]
 #[ignore = "long: a few minutes"]
