@@ -28,6 +28,12 @@ use crate::position::{Bitboard, PieceKind};
 /// `merge_blown_up`'s dn mark is this many times its pn mark (shtsume's marks: 1024 and 240).
 const BLOWUP_DN_FACTOR: PnDn = 4;
 
+/// A child the merges may move or put one behind: active (not waiting in a chain) and unsolved.
+#[inline(always)]
+fn open(c: &Child) -> bool {
+    c.active && c.pn != 0 && c.dn != 0
+}
+
 /// The cost order of hand kinds for interposition chains: cheapest first.
 #[inline(always)]
 fn drop_order(k: PieceKind) -> u32 {
@@ -186,19 +192,13 @@ impl Dfpn<'_> {
     pub(super) fn defer_unguarded_drop(&mut self, base: usize, end: usize) -> bool {
         let defender = self.attacker.flip();
         let occ = self.pos.occupied();
-        let unsolved = |c: &Child| c.active && c.pn != 0 && c.dn != 0;
         let Some(d) = (base..end).find(|&i| {
             let c = &self.children[i];
-            unsolved(c)
-                && c.mv.is_drop()
-                && self.pos.attackers_to(defender, c.mv.to(), occ).is_empty()
+            open(c) && c.mv.is_drop() && self.pos.attackers_to(defender, c.mv.to(), occ).is_empty()
         }) else {
             return false;
         };
-        let Some(t) = (base..end)
-            .filter(|&i| i != d && unsolved(&self.children[i]))
-            .min_by_key(|&i| self.children[i].dn)
-        else {
+        let Some(t) = self.next_defence(base, end, d) else {
             return false;
         };
         self.chain_behind(d, t);
@@ -222,38 +222,34 @@ impl Dfpn<'_> {
         pn: PnDn,
         mark: PnDn,
     ) -> bool {
-        let unsolved = |c: &Child| c.active && c.pn != 0 && c.dn != 0;
-        let next_after = |this: &Self, skip: usize| {
-            (base..end)
-                .filter(|&i| i != skip && unsolved(&this.children[i]))
-                .min_by_key(|&i| this.children[i].dn)
-        };
         let h = &self.children[head];
-        if !unsolved(h) {
+        if !open(h) {
             return false;
         }
-        let (moved, target) = if pn > mark && !self.pos.occupied().contains(h.mv.to()) {
-            let Some(m) = (base..end)
-                .filter(|&i| unsolved(&self.children[i]))
+        let merge = if pn > mark && !self.pos.occupied().contains(h.mv.to()) {
+            (base..end)
+                .filter(|&i| open(&self.children[i]))
                 .max_by_key(|&i| self.children[i].pn)
-            else {
-                return false;
-            };
-            match next_after(self, m) {
-                Some(t) => (m, t),
-                None => return false,
-            }
+                .and_then(|m| Some((m, self.next_defence(base, end, m)?)))
         } else if h.dn > mark.saturating_mul(BLOWUP_DN_FACTOR) {
-            match next_after(self, head) {
-                Some(s) => (s, head),
-                None => return false,
-            }
+            self.next_defence(base, end, head).map(|s| (s, head))
         } else {
+            None
+        };
+        let Some((moved, target)) = merge else {
             return false;
         };
         self.chain_behind(moved, target);
         self.blown_up += 1;
         true
+    }
+
+    /// The open child among `base..end` other than `skip` with the smallest dn: the defence the
+    /// search would try next.
+    fn next_defence(&self, base: usize, end: usize, skip: usize) -> Option<usize> {
+        (base..end)
+            .filter(|&i| i != skip && open(&self.children[i]))
+            .min_by_key(|&i| self.children[i].dn)
     }
 
     /// Makes the active child `moved` (with the rest of its chain) wait at the end of `target`'s chain.
