@@ -702,7 +702,7 @@ fn a_reused_table_survives_a_failed_deepening() {
 /// 3b4a+ 4b4c`, defender holding the rest) the defender, holding 14 pawns, can interpose one, see
 /// it captured and come back to the same board round after round, and without the pump cost the
 /// search follows that for hundreds of plies: 13.5 M nodes (64 MiB) for a mate KomoringHeights
-/// proves in 0.06 M, against 6.7 M with the cost (2.5 M with `deferdrops=off`). Within 10 M nodes
+/// proves in 0.06 M, against 7.0 M with the cost (2.5 M with `deferdrops=off`). Within 10 M nodes
 /// the default proves it, `pump=0` does not.
 #[test]
 fn a_pump_does_not_swallow_the_search() {
@@ -720,5 +720,27 @@ fn a_pump_does_not_swallow_the_search() {
             (other, _) => panic!("{spec}: {other:?} after {} nodes", r.nodes),
         }
         assert_eq!(r.pump_children > 0, proven, "{spec}");
+    }
+}
+
+/// Deferred drops keep the likeliest refutation (`SearchConfig::defer_keeps_best`, `chains.rs`): in
+/// Zukou #67 a drop interposition that the attacker's piece does not guard is, at some AND node,
+/// the defence with the smallest dn; deferring it anyway hid the mate behind the other defences
+/// (5.5 M nodes with `deferkeep=off`, 0.68 M by default, 64 MiB). Within 2 M nodes the default
+/// proves it, `deferkeep=off` does not.
+#[test]
+fn a_deferred_drop_that_looks_best_stays() {
+    let pos = zukou_position("zuko067");
+    for (spec, proven) in [("default", true), ("deferkeep=off", false)] {
+        let mut solver = Solver::new(64);
+        let mut config = SearchConfig::default();
+        config.apply(spec).unwrap();
+        solver.set_config(config);
+        let r = solve_at(&mut solver, &pos, PvLevel::None, Some(2_000_000));
+        match (&r.outcome, proven) {
+            (MateOutcome::Mate(line), true) => assert!(verify_mate_line(&pos, line), "{line:?}"),
+            (MateOutcome::Timeout, false) => {}
+            (other, _) => panic!("{spec}: {other:?} after {} nodes", r.nodes),
+        }
     }
 }

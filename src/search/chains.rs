@@ -184,7 +184,8 @@ impl Dfpn<'_> {
     /// `SearchConfig::defer_drops`, at an AND node under a check from three or more squares away: the
     /// first active, unsolved drop interposition on a square the defender does not guard goes to the
     /// end of the chain of the other active, unsolved defence with the smallest dn (the one the
-    /// search would try next), and waits there. Such a middle interposition is usually taken by the
+    /// search would try next), and waits there — unless (`SearchConfig::defer_keeps_best`) its own dn
+    /// is smaller still: then it is the defence the search tries first, and it stays. Such a middle interposition is usually taken by the
     /// checker with a piece gained, and it is rarely the refutation; counted beside the real defences
     /// it only makes the node look harder. Returns whether a drop was deferred (the caller recomputes
     /// the node's numbers). Sound as every chain: the node is proven only when every member of every
@@ -201,6 +202,11 @@ impl Dfpn<'_> {
         let Some(t) = self.next_defence(base, end, d) else {
             return false;
         };
+        if self.config.defer_keeps_best && self.children[d].dn < self.children[t].dn {
+            // The drop is the defence the search would try first (the likeliest refutation): it
+            // stays. A tie defers it (new children often tie on their first numbers).
+            return false;
+        }
         self.chain_behind(d, t);
         self.deferred_drops += 1;
         true
@@ -293,7 +299,8 @@ mod tests {
     }
 
     /// The dynamic merges (`defer_unguarded_drop`, `merge_blown_up`): after the rook's check from 3d
-    /// the drops on 3c, which only the attacker covers, wait behind another defence, and with a mark
+    /// the drops on 3c, which only the attacker covers, wait behind another defence (unless one
+    /// looks best, `deferkeep`), and with a mark
     /// of one unit every defence waits behind another (the depth limit keeps that search from diving:
     /// with every node's defences in one file, no number grows with the width); the node is still
     /// proven with every evasion and the same proof hand.
@@ -319,9 +326,21 @@ mod tests {
             };
             let (without, none, none2) = run(&format!("{base},deferdrops=off"));
             assert_eq!((none, none2), (0, 0), "{base}");
-            for merge in ["deferdrops=on", "deferdrops=off,blowup=1,maxply=24"] {
+            // With `deferkeep` (the default) a drop whose dn is the smallest stays: here in the
+            // whole search fewer drops wait (none with the look-ahead's first numbers).
+            let (_, kept, _) = run(&format!("{base},deferdrops=on"));
+            for merge in [
+                "deferdrops=on,deferkeep=off",
+                "deferdrops=off,blowup=1,maxply=24",
+            ] {
                 let (with, deferred, blown) = run(&format!("{base},{merge}"));
                 assert!(deferred + blown > 0, "{base},{merge}: nothing merged");
+                if merge.contains("deferkeep") {
+                    assert!(
+                        kept < deferred,
+                        "{base}: {kept} kept-best deferrals vs {deferred}"
+                    );
+                }
                 assert!(with.proven && without.proven, "{base},{merge}");
                 assert_eq!(with.proven_evasions, with.evasions, "{base},{merge}");
                 assert_eq!(with.hand, without.hand, "{base},{merge}: proof hands");

@@ -39,6 +39,9 @@ pub struct SearchConfig {
     /// does not guard waits behind another unsolved defence (shtsume's merge of undefended middle
     /// interpositions; `chains.rs`, `defer_unguarded_drop`).
     pub defer_drops: bool,
+    /// A drop that `defer_drops` would defer stays when its dn is the smallest of the node's open
+    /// defences (strictly: the search would try it first).
+    pub defer_keeps_best: bool,
     /// The pn mark of shtsume's merges of blown-up children at AND nodes (`chains.rs`,
     /// `merge_blown_up`), in units of `UNIT`; 0 turns them off.
     pub blowup_mark: u32,
@@ -127,6 +130,13 @@ impl Default for SearchConfig {
             // repository) 14.4 M vs 32.7 M, Zukou #8 179 M vs 245 M (1 GiB), 1980 and Kotobuki the
             // same. Against it: Musou #6 25.4 M vs 4.5 M, Zukou #67 5.5 M vs 0.67 M.
             defer_drops: true,
+            // Measured (`--pv none`, nodes, on vs off): Zukou + Shogi Musou (203, 30 M nodes,
+            // 256 MiB) 138.1 M vs 157.6 M on the 201 both decide (geometric mean 1.01): Musou #6
+            // 5.4 M vs 25.5 M, Zukou #67 0.68 M vs 5.5 M, Musou #30 0.46 M vs 2.8 M, Musou #73's
+            // disproof 37.9 M vs 59.7 M (1 GiB); 33 long problems (30 M nodes, 1 GiB): the 17 both
+            // decide 188.2 M vs 185.3 M (geometric mean 0.98), but one (117 plies) past the cap
+            // (26.7 M before).
+            defer_keeps_best: true,
             // shtsume's marks (240 units) never fire with kanju's numbers (Zukou node for node the
             // same); lower marks serialise too much: 16 units, Zukou's 94 solved by both at 10 s
             // 63.1 M vs 35.8 M nodes and 7 fewer solved; 48 units, 45.6 M vs 45.2 M. Off.
@@ -190,6 +200,7 @@ impl SearchConfig {
             promo_chains: false,
             move_chains: false,
             defer_drops: false,
+            defer_keeps_best: false,
             blowup_mark: 0,
             mate1: false,
             mate3: false,
@@ -279,6 +290,7 @@ impl SearchConfig {
                 "promochains" => self.promo_chains = flag()?,
                 "movechains" => self.move_chains = flag()?,
                 "deferdrops" => self.defer_drops = flag()?,
+                "deferkeep" => self.defer_keeps_best = flag()?,
                 "blowup" => self.blowup_mark = number()?,
                 "mate1" => self.mate1 = flag()?,
                 "mate3" => self.mate3 = flag()?,
@@ -321,7 +333,7 @@ impl fmt::Display for SearchConfig {
         let on = |b: bool| if b { "on" } else { "off" };
         write!(
             f,
-            "agg={},eps={},edge={},chains={},promochains={},movechains={},deferdrops={},blowup={},mate1={},mate3={},pvmate3={},init={},distance={},inferior={},pump={},pumpchecks={},ties={},maxply={},phasebudget={},sparetest={},futiletest={},ranktest={},deepen={}",
+            "agg={},eps={},edge={},chains={},promochains={},movechains={},deferdrops={},deferkeep={},blowup={},mate1={},mate3={},pvmate3={},init={},distance={},inferior={},pump={},pumpchecks={},ties={},maxply={},phasebudget={},sparetest={},futiletest={},ranktest={},deepen={}",
             match self.aggregation {
                 Aggregation::Sum => "sum",
                 Aggregation::Weak => "weak",
@@ -332,6 +344,7 @@ impl fmt::Display for SearchConfig {
             on(self.promo_chains),
             on(self.move_chains),
             on(self.defer_drops),
+            on(self.defer_keeps_best),
             self.blowup_mark,
             on(self.mate1),
             on(self.mate3),

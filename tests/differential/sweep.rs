@@ -337,7 +337,7 @@ fn minimax_lengths_game_10000() {
 
 /// Each technique the ablation turns off or on (`kanju bench --config`), one at a time, and plain
 /// df-pn: a shortcut that is sound only beside another one shows up here. Exact lengths throughout.
-const ABLATIONS: [&str; 24] = [
+const ABLATIONS: [&str; 25] = [
     "plain",
     "agg=sum",
     "eps=0",
@@ -346,6 +346,7 @@ const ABLATIONS: [&str; 24] = [
     "promochains=off",
     "movechains=on",
     "deferdrops=off",
+    "deferkeep=off",
     // shtsume's marks (240 units), and a mark so low that every AND node serialises its defences.
     "blowup=240",
     "blowup=1",
