@@ -708,19 +708,28 @@ fn a_reused_table_survives_a_failed_deepening() {
 fn a_pump_does_not_swallow_the_search() {
     let pos = Position::from_sfen("s4+S1+P1/g8/1p1+B1k3/1P7/9/1S7/9/5+r3/6+R2 b LPb3gs4n3l14p 15")
         .unwrap();
-    for (spec, proven) in [("default", true), ("pump=0", false)] {
+    let pumps = proven_only_with(&pos, "default", "pump=0", 10_000_000);
+    assert_eq!(pumps, (true, false));
+}
+
+/// Solves `pos` (64 MiB, first proof) within `cap` nodes with the switches `with`, which must prove
+/// it (a checked line), and `without`, which must not; returns whether each search met a pump.
+fn proven_only_with(pos: &Position, with: &str, without: &str, cap: u64) -> (bool, bool) {
+    let mut pumps = (false, false);
+    for (spec, proven) in [(with, true), (without, false)] {
         let mut solver = Solver::new(64);
         let mut config = SearchConfig::default();
         config.apply(spec).unwrap();
         solver.set_config(config);
-        let r = solve_at(&mut solver, &pos, PvLevel::None, Some(10_000_000));
+        let r = solve_at(&mut solver, pos, PvLevel::None, Some(cap));
         match (&r.outcome, proven) {
-            (MateOutcome::Mate(line), true) => assert!(verify_mate_line(&pos, line), "{line:?}"),
+            (MateOutcome::Mate(line), true) => assert!(verify_mate_line(pos, line), "{line:?}"),
             (MateOutcome::Timeout, false) => {}
             (other, _) => panic!("{spec}: {other:?} after {} nodes", r.nodes),
         }
-        assert_eq!(r.pump_children > 0, proven, "{spec}");
+        *(if proven { &mut pumps.0 } else { &mut pumps.1 }) = r.pump_children > 0;
     }
+    pumps
 }
 
 /// Deferred drops keep the likeliest refutation (`SearchConfig::defer_keeps_best`, `chains.rs`): in
@@ -730,17 +739,10 @@ fn a_pump_does_not_swallow_the_search() {
 /// proves it, `deferkeep=off` does not.
 #[test]
 fn a_deferred_drop_that_looks_best_stays() {
-    let pos = zukou_position("zuko067");
-    for (spec, proven) in [("default", true), ("deferkeep=off", false)] {
-        let mut solver = Solver::new(64);
-        let mut config = SearchConfig::default();
-        config.apply(spec).unwrap();
-        solver.set_config(config);
-        let r = solve_at(&mut solver, &pos, PvLevel::None, Some(2_000_000));
-        match (&r.outcome, proven) {
-            (MateOutcome::Mate(line), true) => assert!(verify_mate_line(&pos, line), "{line:?}"),
-            (MateOutcome::Timeout, false) => {}
-            (other, _) => panic!("{spec}: {other:?} after {} nodes", r.nodes),
-        }
-    }
+    proven_only_with(
+        &zukou_position("zuko067"),
+        "default",
+        "deferkeep=off",
+        2_000_000,
+    );
 }
