@@ -185,9 +185,10 @@ impl Dfpn<'_> {
     /// first active, unsolved drop interposition on a square the defender does not guard goes to the
     /// end of the chain of the other active, unsolved defence with the smallest dn (the one the
     /// search would try next), and waits there — unless (`SearchConfig::defer_keeps_best`) its own dn
-    /// is smaller still: then it is the defence the search tries first, and it stays. Such a middle interposition is usually taken by the
-    /// checker with a piece gained, and it is rarely the refutation; counted beside the real defences
-    /// it only makes the node look harder. Returns whether a drop was deferred (the caller recomputes
+    /// is smaller still: then it is the defence the search tries first, and it stays. (With drop
+    /// chains the only active drop is the head of the drop chain, so keeping it holds back no other.)
+    /// Such a middle interposition is usually taken by the checker with a piece gained, and it is
+    /// rarely the refutation; counted beside the real defences it only makes the node look harder. Returns whether a drop was deferred (the caller recomputes
     /// the node's numbers). Sound as every chain: the node is proven only when every member of every
     /// chain is, the deferred drops included, and it is refuted by any refuted active child.
     pub(super) fn defer_unguarded_drop(&mut self, base: usize, end: usize) -> bool {
