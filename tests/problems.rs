@@ -587,6 +587,26 @@ fn the_composers_ranking_avoids_defences_answered_by_spare_mates() {
     }
 }
 
+/// The ranking's test of a drop (`pv/ranking.rs`, `spare_after`): the checker captures the dropped
+/// piece and the attacker mates without it, a spare mate found by an ordinary mate search. Zukou #79:
+/// after R*5c the canonical game's longest defence is the pawn drop P*5d (21 plies in all), which
+/// the rook captures, and the mate goes on without the pawn; the spare game's own search does not
+/// decide that within its cap, so without the capture test the line kept P*5d. The recorded line
+/// answers R*5c with the king move 5f4g: 13 plies.
+#[test]
+fn a_drop_captured_and_mated_without_is_not_the_main_line() {
+    let pos = zukou_position("zuko079");
+    let mut solver = Solver::new(64);
+    solver.set_futile(Futile::Skip);
+    let r = solve_at(&mut solver, &pos, PvLevel::MinLength, None);
+    let MateOutcome::Mate(line) = &r.outcome else {
+        panic!("{:?}", r.outcome);
+    };
+    assert!(verify_mate_line(&pos, line), "{line:?}");
+    assert_eq!(r.canonical_length, Some(13), "{line:?}");
+    assert_eq!(line[5].to_usi(), "5f4g", "{line:?}");
+}
+
 /// A solve on a cleared table does not depend on what the solver solved before: the same problem
 /// twice gives the same line in the same number of nodes, canonical phase and ranking included.
 /// Zukou #18 with a 1 MiB table, where the slots a phase's salt picks decide which entries collide:

@@ -82,9 +82,10 @@ pub enum Verdict {
     Unknown,
 }
 
-/// The tests of one canonical phase by the full key of the position tested: a node is expanded
-/// many times, and a test that ran out of nodes would run out again.
-pub type Tests = HashMap<u64, Verdict, BuildHasherDefault<KeyHasher>>;
+/// The tests of one canonical phase by the full key of the position tested, with the node cap each
+/// was searched with: a node is expanded many times, and a test that ran out of nodes would run out
+/// again under the same cap.
+pub type Tests = HashMap<u64, (Verdict, u64), BuildHasherDefault<KeyHasher>>;
 
 /// Mixed into the table salt while the canonical game is searched.
 pub const CANONICAL_SALT: u64 = 0x6d75_6461_6169_0001;
@@ -127,7 +128,7 @@ pub(super) fn futile_proof(s: &mut Dfpn, m: Move, ply: u32) -> Option<Hand> {
     if s.config.futile_test_nodes == 0 {
         return narrow(s, m);
     }
-    match composers_test(s, m, ply) {
+    match composers_test(s, m, ply, s.config.futile_test_nodes) {
         Verdict::Mated(proof) => Some(proof),
         Verdict::Free(_) => None,
         Verdict::Unknown => {
@@ -174,7 +175,11 @@ fn narrow(s: &mut Dfpn, m: Move) -> Option<Hand> {
 ///   attacker's hand of the drop's node, so with any hand covering it the capture mates again).
 /// * Free: the drop counts; the test's disproof hand (the smallest over the captures) bounds the
 ///   hands for which that holds, so a refutation through the drop carries it.
-pub(super) fn composers_test(s: &mut Dfpn, m: Move, ply: u32) -> Verdict {
+///
+/// Each strict search is capped at `cap` nodes. Verdicts are kept per tested position for the phase
+/// (`Dfpn::futile_tests`); a kept `Unknown` is reused only by a test whose cap is no larger than the
+/// one that left it undecided.
+pub(super) fn composers_test(s: &mut Dfpn, m: Move, ply: u32, cap: u64) -> Verdict {
     let checkers = s.pos.checkers();
     if !m.is_drop() || checkers.is_empty() || checkers.has_more_than_one() {
         return Verdict::Free(Hand::FULL);
@@ -194,10 +199,10 @@ pub(super) fn composers_test(s: &mut Dfpn, m: Move, ply: u32) -> Verdict {
         s.pos.transfer_hand_piece(attacker, kind);
         let key = s.pos.key();
         let v = match s.futile_tests.get(&key) {
-            Some(&v) => v,
-            None => {
-                let v = strict_mate_here(s, ply + 2);
-                s.futile_tests.insert(key, v);
+            Some(&(v, tried)) if v != Verdict::Unknown || cap <= tried => v,
+            _ => {
+                let v = strict_mate_here(s, ply + 2, cap);
+                s.futile_tests.insert(key, (v, cap));
                 v
             }
         };
@@ -217,8 +222,8 @@ pub(super) fn composers_test(s: &mut Dfpn, m: Move, ply: u32) -> Verdict {
 }
 
 /// Whether the current AND node (at `ply`) is a mate in the strict game, searched from a fresh path
-/// within `SearchConfig::futile_test_nodes`.
-fn strict_mate_here(s: &mut Dfpn, ply: u32) -> Verdict {
+/// within `cap` nodes.
+fn strict_mate_here(s: &mut Dfpn, ply: u32, cap: u64) -> Verdict {
     let saved = Saved::take(s);
     let key = s.pos.key();
     s.path.insert(key, 0);
@@ -226,7 +231,7 @@ fn strict_mate_here(s: &mut Dfpn, ply: u32) -> Verdict {
     s.futile_skip = false;
     s.spare = false;
     s.horizon = UNBOUNDED;
-    let cap = s.nodes + s.config.futile_test_nodes;
+    let cap = s.nodes + cap;
     s.node_budget = Some(s.node_budget.map_or(cap, |b| b.min(cap)));
     // The phases after the proof lift the depth limit (`pv::extract`); a test keeps to the main
     // search's first one (a line cut there only leaves the test undecided).
@@ -308,7 +313,7 @@ impl Dfpn<'_> {
             if !refuting(&c) {
                 continue;
             }
-            match composers_test(self, c.mv, ply) {
+            match composers_test(self, c.mv, ply, self.config.futile_test_nodes) {
                 Verdict::Mated(proof) => {
                     self.excuse_child(i, proof, false, ply, path);
                     changed = true;

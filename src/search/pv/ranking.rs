@@ -11,8 +11,10 @@
 //! (`make_tree`, notes §4.3) applies its own:
 //!
 //! * Walk the canonical line from the root. At each defender node, ask a spare test of the line's
-//!   reply (a search capped at `SearchConfig::ranking_test_nodes`; a proof in the ordinary table
-//!   whose proof hand the attacker's hand exceeds answers it at once, `spare::surplus_witness`).
+//!   reply (a search capped at `SearchConfig::ranking_test_nodes`, a quarter of it for a reply that
+//!   is not a drop; a proof in the ordinary table whose proof hand the attacker's hand exceeds
+//!   answers it at once, `spare::surplus_witness`; a drop is first asked whether the checker
+//!   captures it and the attacker mates without it, an ordinary mate search, `spare_after`).
 //! * If the attacker forces a spare mate after it, look among the other replies that count in the
 //!   canonical game (futile drops do not) for the longest one that no spare test answers yes: its
 //!   canonical minimax length is made exact from its child ("mate within b − 2?" until no, the
@@ -23,8 +25,9 @@
 //!   (its own defender nodes are ranked in turn); otherwise (every reply is answered by a spare mate:
 //!   the variation is 駒余り whatever the defender does) the line keeps its reply.
 //!
-//! What the pass does not claim. Only "yes" answers change the line; a test that runs out counts the
-//! reply as one without spare mate, as does a reply the pass never tests (an attacker node's other
+//! What the pass does not claim. Only "yes" answers change the line; a test that runs out of its own
+//! cap counts the reply as one without spare mate, as does a reply the pass never tests (a test that
+//! the pass's budget or a user's limit stops takes no reply: the walk ends there) (an attacker node's other
 //! checks keep their canonical order, though the ranking may shorten their values). So a ranked line
 //! is a real mate (it is verified like every line) whose length is the composers' as far as the tests
 //! saw; it is not called exact. Each change replaces the rest of the line with a complete mating
@@ -33,14 +36,15 @@
 //! larger than the canonical search's own spare tests would afford: here only the line's replies are
 //! tested. Measured on Zukou (`--futile skip`, 30 s): 5 000 nodes and one phase step give 70 of 101
 //! recorded lengths; 30 000 nodes and the phase budget 73 (gaining zuko025 059 069 073h, losing
-//! zuko039 to the budget).
+//! zuko039 to the budget); with the drops' capture test and a quarter of the cap for other replies,
+//! 75 (README, *The composers' ranking*).
 
 use super::{At, bounded_search, probe_child, probe_here, walk_from};
 use crate::position::Move;
 use crate::position::movegen::{MoveList, check_gap, generate_evasions};
 use crate::search::dfpn::Dfpn;
 use crate::search::frontier::is_interposition;
-use crate::search::futile::futile_proof;
+use crate::search::futile::{Verdict, composers_test, futile_proof};
 use crate::search::spare::{Spare, after_reply_within};
 use crate::search::tt::UNBOUNDED;
 
@@ -148,6 +152,11 @@ fn rank_and(s: &mut Dfpn, at: At, line: &[Move], cap: u64) -> Vec<Move> {
         if spare_after(s, at, m, rest.len() as u32, cap) {
             continue;
         }
+        if s.aborted {
+            // A limit stopped the test (not its own cap): its "no" is no answer, and a reply taken
+            // on it could be one a finished test would have answered yes.
+            break;
+        }
         let rest = s
             .off_path_child(m, at.ply, at.path, |s, ply, path| {
                 rank_or(s, At { ply, path }, rest.clone(), cap)
@@ -197,11 +206,47 @@ fn exact_line(s: &mut Dfpn, at: At, bound: u32) -> Option<Vec<Move>> {
     walk_from(s, at, b, exact, true).filter(|l| !l.is_empty())
 }
 
+/// A spare test of a reply that is not a drop gets this fraction of the cap. Such tests seldom decide
+/// (on Zukou with `--futile skip`: 86 yes, 97 no, 1 554 undecided; the yes answers took a median of
+/// 1 node, 9 150 at the 90th percentile), and the pass's budget is better spent further down the
+/// line. Measured (`kanju bench -v --time-ms 30000 --futile skip`, Zukou and Shogi Musou, each in two
+/// halves side by side): recorded lengths met with the whole cap 74 of 101 and 55 of 100; with a
+/// half 74 and 58, a third 74 and 59, a quarter 75 and 59, a sixth 74 and 59, a tenth 73 (Zukou).
+const MOVE_TEST_SHARE: u64 = 4;
+
 /// Whether a spare test answers yes for the reply `m` from the defender node `at`, whose canonical
 /// continuation takes `len` plies: for a drop interposition, a spare mate of any length; for any other
 /// reply, one of at most `len` plies.
+///
+/// A drop is first given the composers' futility test (`futile::composers_test`: the checker
+/// captures it and the attacker mates without the piece, the piece handed back to the defender). A
+/// mate there is a spare mate after the drop: the attacker captures, then plays the test's mating
+/// strategy; the defender of the real position holds one piece fewer than the test's, so it has no
+/// reply the test did not answer, and the mate ends with at least the captured piece in hand. That
+/// test is an ordinary mate search (mate in one, the frontier and the main table serve it) and
+/// settles most drops the spare game's own search leaves undecided within the same cap (Zukou #79's
+/// P*5d after R*5c: the spare search undecided in 30 000 nodes).
 fn spare_after(s: &mut Dfpn, at: At, m: Move, len: u32, cap: u64) -> bool {
     // A legal drop in check always interposes.
-    let plies = if m.is_drop() { UNBOUNDED } else { len };
-    matches!(after_reply_within(s, m, at.ply, cap, plies), Spare::Yes(_))
+    let witness = m.is_drop() && matches!(composers_test(s, m, at.ply, cap), Verdict::Mated(_));
+    let yes = witness || {
+        let plies = if m.is_drop() { UNBOUNDED } else { len };
+        let before = s.nodes;
+        let c = if m.is_drop() {
+            cap
+        } else {
+            cap / MOVE_TEST_SHARE
+        };
+        let t = after_reply_within(s, m, at.ply, c, plies);
+        log::trace!(
+            "ranking: ply {} {m:?} ({len} plies): spare test {t:?} in {} nodes",
+            at.ply,
+            s.nodes - before
+        );
+        matches!(t, Spare::Yes(_))
+    };
+    if witness {
+        log::trace!("ranking: ply {} {m:?}: captured, mated without it", at.ply);
+    }
+    yes
 }
