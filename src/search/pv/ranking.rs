@@ -16,9 +16,11 @@
 //!   answers it at once, `spare::surplus_witness`; a drop is first asked whether the checker
 //!   captures it and the attacker mates without it, an ordinary mate search, `spare_after`).
 //! * If the attacker forces a spare mate after it, look among the other replies that count in the
-//!   canonical game (futile drops do not) for the longest one that no spare test answers yes: its
-//!   canonical minimax length is made exact from its child ("mate within b − 2?" until no, the
-//!   same bounded searches as the root's) and its line is read along exact values. Replies are
+//!   canonical game (futile drops do not) for the longest one that no spare test answers yes (a
+//!   drop's test comes first, a reply's other test once its length is known): its canonical
+//!   minimax length is made exact from its child ("mate within 1? 3? …" within the test's cap, then
+//!   "mate within b − 2?" down from the bound until no, the same bounded searches as the root's)
+//!   and its line is read along exact values. Replies are
 //!   tried by their recorded upper bounds, longest first, and the trial stops once no bound can
 //!   beat the best length found.
 //! * If there is one, the line takes it, with its exact continuation, and the walk goes on into it
@@ -37,7 +39,8 @@
 //! tested. Measured on Zukou (`--futile skip`, 30 s): 5 000 nodes and one phase step give 70 of 101
 //! recorded lengths; 30 000 nodes and the phase budget 73 (gaining zuko025 059 069 073h, losing
 //! zuko039 to the budget); with the drops' capture test and a quarter of the cap for other replies,
-//! 75 (README, *The composers' ranking*).
+//! 75 (README, *The composers' ranking*); Shogi Musou 55 and 59 of 100, and 60 with the drops' tests
+//! before their lines and the shortest-first start.
 
 use super::{At, bounded_search, probe_child, probe_here, walk_from};
 use crate::position::Move;
@@ -135,13 +138,25 @@ fn rank_and(s: &mut Dfpn, at: At, line: &[Move], cap: u64) -> Vec<Move> {
         if s.aborted || best.as_ref().is_some_and(|b| b.len() as u32 > bound) {
             break;
         }
+        // A drop's test does not depend on the length of its line: asked before the line is read.
+        if m.is_drop() && spare_after(s, at, m, UNBOUNDED, cap) {
+            continue;
+        }
         let rest = s
             .off_path_child(m, at.ply, at.path, |s, ply, path| {
                 let child = At { ply, path };
                 let canonical = if m == chosen {
                     line[1..].to_vec()
                 } else {
-                    exact_line(s, child, bound)?
+                    let before = s.nodes;
+                    let l = exact_line(s, child, bound, cap);
+                    log::trace!(
+                        "ranking: ply {} {m:?}: line of {:?} plies (bound {bound}) in {} nodes",
+                        at.ply,
+                        l.as_ref().map(Vec::len),
+                        s.nodes - before
+                    );
+                    l?
                 };
                 Some(canonical)
             })
@@ -149,7 +164,7 @@ fn rank_and(s: &mut Dfpn, at: At, line: &[Move], cap: u64) -> Vec<Move> {
         let Some(rest) = rest else {
             continue;
         };
-        if spare_after(s, at, m, rest.len() as u32, cap) {
+        if !m.is_drop() && spare_after(s, at, m, rest.len() as u32, cap) {
             continue;
         }
         if s.aborted {
@@ -186,7 +201,10 @@ fn rank_and(s: &mut Dfpn, at: At, line: &[Move], cap: u64) -> Vec<Move> {
 /// From the OR node `at`: the canonical minimax line, its length made exact from an upper bound
 /// `bound` ("mate within b − 2?" until no); `None` if it is not proven within `bound` or no line is
 /// read. A limit that stops the tightening leaves the shortest line proven so far.
-fn exact_line(s: &mut Dfpn, at: At, bound: u32) -> Option<Vec<Move>> {
+fn exact_line(s: &mut Dfpn, at: At, bound: u32, cap: u64) -> Option<Vec<Move>> {
+    if let Some(b) = shortest_first(s, at, bound, cap) {
+        return walk_from(s, at, b, true, true).filter(|l| !l.is_empty());
+    }
     if !bounded_search(s, at, bound).0 {
         return None;
     }
@@ -204,6 +222,41 @@ fn exact_line(s: &mut Dfpn, at: At, bound: u32) -> Option<Vec<Move>> {
         }
     }
     walk_from(s, at, b, exact, true).filter(|l| !l.is_empty())
+}
+
+/// From the OR node `at`: "mate within 1? 3? 5? …" up to `bound`, within `cap` nodes (the root's
+/// shortest-first search, `deepen.rs`, on a reply of the line). The first yes is exact: every
+/// shorter bound was refuted before it. `None` if the cap or a limit comes first, or a bound is
+/// neither proven nor refuted.
+fn shortest_first(s: &mut Dfpn, at: At, bound: u32, cap: u64) -> Option<u32> {
+    let saved_budget = s.node_budget;
+    let end = s.nodes.saturating_add(cap);
+    s.node_budget = Some(saved_budget.map_or(end, |b| b.min(end)));
+    let mut found = None;
+    let mut d = 1;
+    while d <= bound && !s.aborted {
+        let begun = s.nodes;
+        let (proven, refuted) = bounded_search(s, at, d);
+        log::trace!(
+            "shortest first: within {d}: {proven} {refuted} in {} nodes",
+            s.nodes - begun
+        );
+        if proven {
+            found = Some(d);
+            break;
+        }
+        // Each bound costs more than the last: one that cannot finish is not begun.
+        if !refuted || s.nodes - begun > end.saturating_sub(s.nodes) {
+            break;
+        }
+        d += 2;
+    }
+    s.node_budget = saved_budget;
+    if s.aborted && !s.limit_reached() {
+        // Only the cap stopped it.
+        s.aborted = false;
+    }
+    found
 }
 
 /// A spare test of a reply that is not a drop gets this fraction of the cap. Such tests seldom decide
