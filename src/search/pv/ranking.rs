@@ -17,22 +17,21 @@
 //!   captures it and the attacker mates without it, an ordinary mate search, `spare_after`).
 //! * If the attacker forces a spare mate after it, look among the other replies that count in the
 //!   canonical game (futile drops do not) for the longest one that no spare test answers yes (a
-//!   drop's test comes first, a reply's other test once its length is known): its canonical
-//!   minimax length is made exact from its child ("mate within 1? 3? …" within the test's cap, then
-//!   "mate within b − 2?" down from the bound until no, the same bounded searches as the root's)
-//!   and its line is read along exact values. Replies are
-//!   tried by their recorded upper bounds, longest first, and the trial stops once no bound can
-//!   beat the best length found.
+//!   drop is tested first, any other reply once its length is known): its canonical minimax length
+//!   is made exact from its child ("mate within 1? 3? …" within the test's cap, then "mate within
+//!   b − 2?" down from the bound until no, the same bounded searches as the root's) and its line is
+//!   read along exact values. Replies are tried by their recorded upper bounds, longest first, and
+//!   the trial stops once no bound can beat the best length found.
 //! * If there is one, the line takes it, with its exact continuation, and the walk goes on into it
 //!   (its own defender nodes are ranked in turn); otherwise (every reply is answered by a spare mate:
 //!   the variation is 駒余り whatever the defender does) the line keeps its reply.
 //!
 //! What the pass does not claim. Only "yes" answers change the line; a test that runs out of its own
-//! cap counts the reply as one without spare mate, as does a reply the pass never tests (a test that
-//! the pass's budget or a user's limit stops takes no reply: the walk ends there) (an attacker node's other
-//! checks keep their canonical order, though the ranking may shorten their values). So a ranked line
-//! is a real mate (it is verified like every line) whose length is the composers' as far as the tests
-//! saw; it is not called exact. Each change replaces the rest of the line with a complete mating
+//! cap counts the reply as one without spare mate, as does a reply the pass never tests (an attacker
+//! node's other checks keep their canonical order, though the ranking may shorten their values). A
+//! test that the pass's budget or a user's limit stops answers nothing: the walk ends there. So a
+//! ranked line is a real mate (it is verified like every line) whose length is the composers' as far
+//! as the tests saw; it is not called exact. Each change replaces the rest of the line with a complete mating
 //! line, so a pass that a limit ends halfway still leaves a mate. The pass has the node budget of a
 //! phase after the proof (`SearchConfig::phase_budget`). A test's cap (30 000 nodes by default) is
 //! larger than the canonical search's own spare tests would afford: here only the line's replies are
