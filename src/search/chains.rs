@@ -188,9 +188,10 @@ impl Dfpn<'_> {
     /// is smaller still: then it is the defence the search tries first, and it stays. (With drop
     /// chains the only active drop is the head of the drop chain, so keeping it holds back no other.)
     /// Such a middle interposition is usually taken by the checker with a piece gained, and it is
-    /// rarely the refutation; counted beside the real defences it only makes the node look harder. Returns whether a drop was deferred (the caller recomputes
-    /// the node's numbers). Sound as every chain: the node is proven only when every member of every
-    /// chain is, the deferred drops included, and it is refuted by any refuted active child.
+    /// rarely the refutation; counted beside the real defences it only makes the node look harder.
+    /// Returns whether a drop was deferred (the caller recomputes the node's numbers). Sound as every
+    /// chain: the node is proven only when every member of every chain is, the deferred drops
+    /// included, and it is refuted by any refuted active child.
     pub(super) fn defer_unguarded_drop(&mut self, base: usize, end: usize) -> bool {
         let defender = self.attacker.flip();
         let occ = self.pos.occupied();
@@ -301,10 +302,9 @@ mod tests {
 
     /// The dynamic merges (`defer_unguarded_drop`, `merge_blown_up`): after the rook's check from 3d
     /// the drops on 3c, which only the attacker covers, wait behind another defence (unless one
-    /// looks best, `deferkeep`), and with a mark
-    /// of one unit every defence waits behind another (the depth limit keeps that search from diving:
-    /// with every node's defences in one file, no number grows with the width); the node is still
-    /// proven with every evasion and the same proof hand.
+    /// looks best, `deferkeep`), and with a mark of one unit every defence waits behind another (the
+    /// depth limit keeps that search from diving: with every node's defences in one file, no number
+    /// grows with the width); the node is still proven with every evasion and the same proof hand.
     #[test]
     fn merged_defences_are_proven_with_every_member() {
         // Serialised defences make long lines: a search's stack, not a test thread's.

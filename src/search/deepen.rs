@@ -42,46 +42,81 @@ impl Dfpn<'_> {
         }
         // Nothing in the table yet: a failed deepening can put it back as it was (see above).
         let fresh = self.tt.entries_written() == 0;
-        let saved_budget = self.node_budget;
-        let end = self.nodes.saturating_add(cap);
-        self.node_budget = Some(end);
-        let mut found = None;
-        let mut d = 1;
-        while !self.aborted {
-            // Each iteration costs more than the last: one that cannot finish is not begun (it would
-            // be spent for nothing).
-            let begun = self.nodes;
+        let found = self.shortest_first(cap, u32::MAX, |s, d| {
             // The iteration's visit of the root (counted even where the frontier answers it).
-            self.nodes += 1;
-            let r = pv::mate_within(self, d, "deepen");
+            s.nodes += 1;
+            let r = pv::mate_within(s, d, "deepen");
             if r.pn == 0 {
                 // "No mate within d − 2" came before (or d = 1): the length is d.
                 debug_assert_eq!(u32::from(r.len), d);
-                found = Some(u32::from(r.len));
-                break;
+                return Bound::Mate;
             }
             match r.dep {
                 // Refuted within the bound: ask the next length.
-                Dependence::Within { plies, .. } if r.dn == 0 && plies < NO_MATE_PLIES => {}
+                Dependence::Within { plies, .. } if r.dn == 0 && plies < NO_MATE_PLIES => {
+                    Bound::Refuted
+                }
                 // Stopped; refuted without reaching the horizon anywhere (no mate at all: the
                 // proof search finds that on its own, bounded refutations are not read by it); or
                 // refuted by the depth limit.
-                _ => break,
+                _ => Bound::Stop,
             }
+        });
+        if found.is_none() && fresh {
+            self.tt.clear();
+        }
+        found
+    }
+
+    /// Shortest first from the current node (an OR node): asks `ask` "mate within d?" for d = 1, 3,
+    /// 5, … up to `longest`, within `cap` more nodes (and the node budget already set). The first d
+    /// answered `Mate` is the node's minimax length, since every shorter bound was refuted before
+    /// it. `None` if the cap or a limit comes first, a bound is neither proven nor refuted, or
+    /// `longest` is passed. Leaves `aborted` set only for a limit beyond the cap.
+    pub(super) fn shortest_first(
+        &mut self,
+        cap: u64,
+        longest: u32,
+        mut ask: impl FnMut(&mut Self, u32) -> Bound,
+    ) -> Option<u32> {
+        let saved_budget = self.node_budget;
+        let end = self.nodes.saturating_add(cap);
+        self.node_budget = Some(saved_budget.map_or(end, |b| b.min(end)));
+        let mut found = None;
+        let mut d = 1;
+        while d <= longest && !self.aborted {
+            let begun = self.nodes;
+            match ask(self, d) {
+                Bound::Mate => {
+                    found = Some(d);
+                    break;
+                }
+                Bound::Refuted => {}
+                Bound::Stop => break,
+            }
+            // Each bound costs more than the last: one that cannot finish is not begun (it would be
+            // spent for nothing).
             if self.nodes - begun > end.saturating_sub(self.nodes) {
                 break;
             }
             d += 2;
         }
         self.node_budget = saved_budget;
-        if found.is_none() && fresh {
-            self.tt.clear();
-        }
-        if !self.user_limit_reached() {
+        if !self.limit_reached() {
             self.aborted = false;
         }
         found
     }
+}
+
+/// What one bound of a shortest-first search (`Dfpn::shortest_first`) found.
+pub(super) enum Bound {
+    /// A mate within the bound.
+    Mate,
+    /// No mate within it: the next bound is asked.
+    Refuted,
+    /// Neither: the search ends.
+    Stop,
 }
 
 #[cfg(test)]

@@ -14,7 +14,7 @@
 //!   reply (a search capped at `SearchConfig::ranking_test_nodes`, a quarter of it for a reply that
 //!   is not a drop; a proof in the ordinary table whose proof hand the attacker's hand exceeds
 //!   answers it at once, `spare::surplus_witness`; a drop is first asked whether the checker
-//!   captures it and the attacker mates without it, an ordinary mate search, `spare_after`).
+//!   captures it and the attacker mates without it, an ordinary mate search, `drop_spared`).
 //! * If the attacker forces a spare mate after it, look among the other replies that count in the
 //!   canonical game (futile drops do not) for the longest one that no spare test answers yes (a
 //!   drop is tested first, any other reply once its length is known): its canonical minimax length
@@ -26,24 +26,25 @@
 //!   (its own defender nodes are ranked in turn); otherwise (every reply is answered by a spare mate:
 //!   the variation is 駒余り whatever the defender does) the line keeps its reply.
 //!
-//! What the pass does not claim. Only "yes" answers change the line; a test that runs out of its own
-//! cap counts the reply as one without spare mate, as does a reply the pass never tests (an attacker
-//! node's other checks keep their canonical order, though the ranking may shorten their values). A
-//! test that the pass's budget or a user's limit stops answers nothing: the walk ends there. So a
-//! ranked line is a real mate (it is verified like every line) whose length is the composers' as far
-//! as the tests saw; it is not called exact. Each change replaces the rest of the line with a complete mating
-//! line, so a pass that a limit ends halfway still leaves a mate. The pass has the node budget of a
-//! phase after the proof (`SearchConfig::phase_budget`). A test's cap (30 000 nodes by default) is
-//! larger than the canonical search's own spare tests would afford: here only the line's replies are
-//! tested. Measured on Zukou (`--futile skip`, 30 s): 5 000 nodes and one phase step give 70 of 101
-//! recorded lengths; 30 000 nodes and the phase budget 73 (gaining zuko025 059 069 073h, losing
-//! zuko039 to the budget); with the drops' capture test and a quarter of the cap for other replies,
-//! 75 (README, *The composers' ranking*); Shogi Musou 55 and 59 of 100, and 60 with the drops' tests
-//! before their lines and the shortest-first start.
+//! What the pass does not claim. Only "yes" answers change the line; a test that runs out of its
+//! own cap counts the reply as one without spare mate, as does a reply the pass never tests (an
+//! attacker node's other checks keep their canonical order, though the ranking may shorten their
+//! values). A test that the pass's budget or a user's limit stops answers nothing: the walk ends
+//! there. So a ranked line is a real mate (it is verified like every line) whose length is the
+//! composers' as far as the tests saw; it is not called exact. Each change replaces the rest of the
+//! line with a complete mating line, so a pass that a limit ends halfway still leaves a mate. The
+//! pass has the node budget of a phase after the proof (`SearchConfig::phase_budget`). A test's cap
+//! (30 000 nodes by default) is larger than the canonical search's own spare tests would afford:
+//! here only the line's replies are tested. Measured on Zukou (`--futile skip`, 30 s): 5 000 nodes
+//! and one phase step give 70 of 101 recorded lengths; 30 000 nodes and the phase budget 73
+//! (gaining zuko025 059 069 073h, losing zuko039 to the budget); with the drops' capture test and a
+//! quarter of the cap for other replies, 75 (README, *The composers' ranking*); Shogi Musou 55 and
+//! 59 of 100, and 60 with the drops' tests before their lines and the shortest-first start.
 
 use super::{At, bounded_search, probe_child, probe_here, walk_from};
 use crate::position::Move;
 use crate::position::movegen::{MoveList, check_gap, generate_evasions};
+use crate::search::deepen::Bound;
 use crate::search::dfpn::Dfpn;
 use crate::search::frontier::is_interposition;
 use crate::search::futile::{Verdict, composers_test, futile_proof};
@@ -102,10 +103,10 @@ fn rank_or(s: &mut Dfpn, at: At, mut line: Vec<Move>, cap: u64) -> Vec<Move> {
 
 /// From the defender node `at`: its canonical line `line` (a reply, then the attacker's node; empty
 /// where the line ends) ranked: the reply is the one with the longest ranked continuation among the
-/// replies that count and that no spare test answers yes (`spare_after`); if every reply is answered
-/// by a spare mate, the line's own reply. Replies are tried by upper bounds of their lengths, longest
-/// first, until no bound can beat the best continuation found (a ranked length is at most the
-/// canonical one: the defender only loses choices).
+/// replies that count and that no spare test answers yes (`drop_spared`, `reply_spared`); if every
+/// reply is answered by a spare mate, the line's own reply. Replies are tried by upper bounds of
+/// their lengths, longest first, until no bound can beat the best continuation found (a ranked
+/// length is at most the canonical one: the defender only loses choices).
 fn rank_and(s: &mut Dfpn, at: At, line: &[Move], cap: u64) -> Vec<Move> {
     let Some(&chosen) = line.first() else {
         return vec![];
@@ -138,7 +139,7 @@ fn rank_and(s: &mut Dfpn, at: At, line: &[Move], cap: u64) -> Vec<Move> {
             break;
         }
         // A drop's test does not depend on the length of its line: asked before the line is read.
-        if m.is_drop() && spare_after(s, at, m, UNBOUNDED, cap) {
+        if m.is_drop() && drop_spared(s, at, m, cap) {
             continue;
         }
         let rest = s
@@ -163,7 +164,7 @@ fn rank_and(s: &mut Dfpn, at: At, line: &[Move], cap: u64) -> Vec<Move> {
         let Some(rest) = rest else {
             continue;
         };
-        if !m.is_drop() && spare_after(s, at, m, rest.len() as u32, cap) {
+        if !m.is_drop() && reply_spared(s, at, m, rest.len() as u32, cap) {
             continue;
         }
         if s.aborted {
@@ -197,11 +198,17 @@ fn rank_and(s: &mut Dfpn, at: At, line: &[Move], cap: u64) -> Vec<Move> {
     best.unwrap_or_else(|| line.to_vec())
 }
 
-/// From the OR node `at`: the canonical minimax line, its length made exact from an upper bound
-/// `bound` ("mate within b − 2?" until no); `None` if it is not proven within `bound` or no line is
-/// read. A limit that stops the tightening leaves the shortest line proven so far.
+/// From the OR node `at`: the canonical minimax line, its length made exact ("mate within 1? 3? …"
+/// within `cap` nodes, else "mate within b − 2?" down from the upper bound `bound` until no); `None`
+/// if it is not proven within `bound` or no line is read. A limit that stops the tightening leaves
+/// the shortest line proven so far.
 fn exact_line(s: &mut Dfpn, at: At, bound: u32, cap: u64) -> Option<Vec<Move>> {
-    if let Some(b) = shortest_first(s, at, bound, cap) {
+    let shortest = s.shortest_first(cap, bound, |s, d| match bounded_search(s, at, d) {
+        (true, _) => Bound::Mate,
+        (_, true) => Bound::Refuted,
+        _ => Bound::Stop,
+    });
+    if let Some(b) = shortest {
         return walk_from(s, at, b, true, true).filter(|l| !l.is_empty());
     }
     if !bounded_search(s, at, bound).0 {
@@ -223,41 +230,6 @@ fn exact_line(s: &mut Dfpn, at: At, bound: u32, cap: u64) -> Option<Vec<Move>> {
     walk_from(s, at, b, exact, true).filter(|l| !l.is_empty())
 }
 
-/// From the OR node `at`: "mate within 1? 3? 5? …" up to `bound`, within `cap` nodes (the root's
-/// shortest-first search, `deepen.rs`, on a reply of the line). The first yes is exact: every
-/// shorter bound was refuted before it. `None` if the cap or a limit comes first, or a bound is
-/// neither proven nor refuted.
-fn shortest_first(s: &mut Dfpn, at: At, bound: u32, cap: u64) -> Option<u32> {
-    let saved_budget = s.node_budget;
-    let end = s.nodes.saturating_add(cap);
-    s.node_budget = Some(saved_budget.map_or(end, |b| b.min(end)));
-    let mut found = None;
-    let mut d = 1;
-    while d <= bound && !s.aborted {
-        let begun = s.nodes;
-        let (proven, refuted) = bounded_search(s, at, d);
-        log::trace!(
-            "shortest first: within {d}: {proven} {refuted} in {} nodes",
-            s.nodes - begun
-        );
-        if proven {
-            found = Some(d);
-            break;
-        }
-        // Each bound costs more than the last: one that cannot finish is not begun.
-        if !refuted || s.nodes - begun > end.saturating_sub(s.nodes) {
-            break;
-        }
-        d += 2;
-    }
-    s.node_budget = saved_budget;
-    if s.aborted && !s.limit_reached() {
-        // Only the cap stopped it.
-        s.aborted = false;
-    }
-    found
-}
-
 /// A spare test of a reply that is not a drop gets this fraction of the cap. Such tests seldom decide
 /// (on Zukou with `--futile skip`: 86 yes, 97 no, 1 554 undecided; the yes answers took a median of
 /// 1 node, 9 150 at the 90th percentile), and the pass's budget is better spent further down the
@@ -266,39 +238,40 @@ fn shortest_first(s: &mut Dfpn, at: At, bound: u32, cap: u64) -> Option<u32> {
 /// half 74 and 58, a third 74 and 59, a quarter 75 and 59, a sixth 74 and 59, a tenth 73 (Zukou).
 const MOVE_TEST_SHARE: u64 = 4;
 
-/// Whether a spare test answers yes for the reply `m` from the defender node `at`, whose canonical
-/// continuation takes `len` plies: for a drop interposition, a spare mate of any length; for any other
-/// reply, one of at most `len` plies.
+/// Whether the attacker forces a spare mate (of any length) after the drop interposition `m` from
+/// the defender node `at`.
 ///
-/// A drop is first given the composers' futility test (`futile::composers_test`: the checker
-/// captures it and the attacker mates without the piece, the piece handed back to the defender). A
-/// mate there is a spare mate after the drop: the attacker captures, then plays the test's mating
-/// strategy; the defender of the real position holds one piece fewer than the test's, so it has no
-/// reply the test did not answer, and the mate ends with at least the captured piece in hand. That
-/// test is an ordinary mate search (mate in one, the frontier and the main table serve it) and
-/// settles most drops the spare game's own search leaves undecided within the same cap (Zukou #79's
-/// P*5d after R*5c: the spare search undecided in 30 000 nodes).
-fn spare_after(s: &mut Dfpn, at: At, m: Move, len: u32, cap: u64) -> bool {
-    // A legal drop in check always interposes.
-    let witness = m.is_drop() && matches!(composers_test(s, m, at.ply, cap), Verdict::Mated(_));
-    let yes = witness || {
-        let plies = if m.is_drop() { UNBOUNDED } else { len };
-        let before = s.nodes;
-        let c = if m.is_drop() {
-            cap
-        } else {
-            cap / MOVE_TEST_SHARE
-        };
-        let t = after_reply_within(s, m, at.ply, c, plies);
-        log::trace!(
-            "ranking: ply {} {m:?} ({len} plies): spare test {t:?} in {} nodes",
-            at.ply,
-            s.nodes - before
-        );
-        matches!(t, Spare::Yes(_))
-    };
-    if witness {
+/// First the composers' futility test (`futile::composers_test`: the checker captures the drop and
+/// the attacker mates without the piece, the piece handed back to the defender). A mate there is a
+/// spare mate after the drop: the attacker captures, then plays the test's mating strategy; the
+/// defender of the real position holds one piece fewer than the test's, so it has no reply the test
+/// did not answer, and the mate ends with at least the captured piece in hand. That test is an
+/// ordinary mate search (mate in one, the frontier and the main table serve it) and settles most
+/// drops the spare game's own search leaves undecided within the same cap (Zukou #79's P*5d after
+/// R*5c: the spare search undecided in 30 000 nodes). Then that search.
+fn drop_spared(s: &mut Dfpn, at: At, m: Move, cap: u64) -> bool {
+    if matches!(composers_test(s, m, at.ply, cap), Verdict::Mated(_)) {
         log::trace!("ranking: ply {} {m:?}: captured, mated without it", at.ply);
+        return true;
     }
-    yes
+    spare_test(s, at, m, UNBOUNDED, cap)
+}
+
+/// Whether the attacker forces a spare mate of at most `len` plies (the reply's canonical length)
+/// after the reply `m`, not a drop, from the defender node `at`; the test gets a share of the cap
+/// (`MOVE_TEST_SHARE`).
+fn reply_spared(s: &mut Dfpn, at: At, m: Move, len: u32, cap: u64) -> bool {
+    spare_test(s, at, m, len, cap / MOVE_TEST_SHARE)
+}
+
+/// The spare game's own search after `m` (`spare::after_reply_within`), for mates of at most `plies`.
+fn spare_test(s: &mut Dfpn, at: At, m: Move, plies: u32, cap: u64) -> bool {
+    let before = s.nodes;
+    let t = after_reply_within(s, m, at.ply, cap, plies);
+    log::trace!(
+        "ranking: ply {} {m:?} (within {plies}): spare test {t:?} in {} nodes",
+        at.ply,
+        s.nodes - before
+    );
+    matches!(t, Spare::Yes(_))
 }
