@@ -6,9 +6,11 @@
 //!
 //! What is timed is the search alone (`Solver::solve`), not the `clear()` before it: clearing 64 MiB
 //! costs milliseconds, more than most of these searches, and would hide changes in search speed. The
-//! `clear/64MiB` benchmark shows that cost on its own. Each iteration asserts that every problem ends
-//! in a mate that passes `verify_mate_line` (and, where the file's length is the minimax length, is not
-//! shorter), so a broken solver fails the bench instead of being measured.
+//! `clear/64MiB` benchmark shows that cost on its own, and `fresh-solver` the cost of a new solver with
+//! the default 256 MiB table and its first problem (a one-problem `kanju solve`). Each iteration
+//! asserts that every problem ends in a mate that passes `verify_mate_line` (and, where the file's
+//! length is the minimax length, is not shorter), so a broken solver fails the bench instead of being
+//! measured.
 //!
 //! Before criterion measures, one run per group prints its nodes and nodes/s; criterion's `thrpt` is
 //! nodes/s too (its throughput is the node count of that run).
@@ -25,6 +27,9 @@ use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 const HASH_MB: usize = 64;
+
+/// The default table of `kanju solve` and USI (`USI_Hash`), for the fresh-solver benchmark.
+const FRESH_MB: usize = 256;
 
 /// A safety net, not a measurement: every problem here takes milliseconds, and a timeout fails the
 /// bench (it is not a mate).
@@ -225,6 +230,26 @@ fn solver(c: &mut Criterion) {
         .warm_up_time(Duration::from_millis(300))
         .measurement_time(Duration::from_secs(1));
     group.bench_function(format!("{HASH_MB}MiB"), |b| b.iter(|| solver.clear()));
+    group.finish();
+
+    // A one-problem `kanju solve` past process start: a new solver with the default table, and the
+    // file's first mate in seven. The table's memory is backed only where the search touches it
+    // (`search/tt/memory.rs`); written at allocation, it cost 30-500 ms here.
+    let first = yaneuraou_mate7()
+        .into_iter()
+        .next()
+        .expect("yaneuraou-mate7.tsv has rows");
+    let mut group = c.benchmark_group("fresh-solver");
+    group
+        .sample_size(10)
+        .warm_up_time(Duration::from_millis(300))
+        .measurement_time(Duration::from_secs(2));
+    group.bench_function(format!("{FRESH_MB}MiB/first-mate7"), |b| {
+        b.iter(|| {
+            let mut solver = Solver::new(FRESH_MB);
+            solve_all(&mut solver, std::slice::from_ref(&first))
+        })
+    });
     group.finish();
 }
 

@@ -22,6 +22,16 @@
 use super::loops::Dependence;
 use super::numbers::{INF, PnDn, UNIT};
 use crate::position::Hand;
+use memory::Clusters;
+
+/// The clusters' memory: zero pages the kernel backs on first touch (`memory.rs`), with huge pages
+/// asked for. The table is probed at random: with 4 KiB pages a 2 GiB
+/// table spans 524 288 pages, far more than the TLB holds, so nearly every probe of a large table also
+/// walks the page tables, and filling it takes as many page faults. With 2 MiB pages both shrink
+/// 512-fold. Linux gives anonymous memory huge pages on request (`madvise`) when transparent huge
+/// pages are in `madvise` mode, the common default; where they are off, or on other systems, the
+/// request is skipped or refused and nothing changes but the speed.
+mod memory;
 
 /// Entry flags.
 const FLAG_PATH_DEPENDENT: u8 = 1;
@@ -179,6 +189,9 @@ struct Cluster {
     entries: [Entry; CLUSTER],
 }
 
+// The layout `memory.rs` relies on: no padding anywhere (24-byte entries of 4- and 2-byte integers,
+// eight keys and eight entries to 256 bytes).
+const _: () = assert!(std::mem::size_of::<Entry>() == 24);
 const _: () = assert!(std::mem::size_of::<Cluster>() == 256);
 
 /// The key a slot stores for board key `key`: never 0, which marks an empty slot (0 and 1 share a
@@ -284,7 +297,7 @@ const GC_TRIGGER: usize = 900;
 const GC_TARGET: usize = 600;
 
 pub struct Table {
-    clusters: Vec<Cluster>,
+    clusters: Clusters,
     /// Slots in use.
     used: usize,
     /// Garbage collections run since the last clear.
@@ -300,45 +313,6 @@ pub struct Table {
     phases: u64,
 }
 
-/// `n` empty clusters, in memory the kernel is asked to back with huge pages.
-///
-/// The table is probed at random: with 4 KiB pages a 2 GiB table spans 524 288 pages, far more than
-/// the TLB holds, so nearly every probe of a large table also walks the page tables, and filling it
-/// takes as many page faults. With 2 MiB pages both shrink 512-fold. Linux gives anonymous memory huge
-/// pages on request (`madvise`) when transparent huge pages are in `madvise` mode, the common default;
-/// where they are off, or on other systems, the request is skipped or refused and nothing changes but
-/// the speed.
-///
-/// `None` when the memory cannot be had (an address-space limit, `ulimit -v`): the caller then asks
-/// for less, where an infallible allocation would abort the process.
-fn allocate(n: usize) -> Option<Vec<Cluster>> {
-    let mut v: Vec<Cluster> = Vec::new();
-    v.try_reserve_exact(n).ok()?;
-    advise_huge_pages(v.as_mut_ptr().cast(), n * std::mem::size_of::<Cluster>());
-    // Written only now, after the advice: the first touch of each 2 MiB then faults in a huge page.
-    v.resize(n, Cluster::default());
-    Some(v)
-}
-
-#[cfg(target_os = "linux")]
-fn advise_huge_pages(ptr: *mut u8, len: usize) {
-    const PAGE: usize = 4096;
-    let start = (ptr as usize).next_multiple_of(PAGE);
-    let end = (ptr as usize + len) / PAGE * PAGE;
-    if end <= start {
-        return;
-    }
-    // SAFETY: `madvise` reads no memory and writes none; it only records how the kernel should back the
-    // page-aligned range `start..end`, which lies inside the allocation of `len` bytes at `ptr` that the
-    // caller owns (rounded inwards to whole pages). `MADV_HUGEPAGE` keeps the contents of every page
-    // (unlike `MADV_DONTNEED`), so no reference into the range, now or later, can observe it. A refusal
-    // (THP disabled, an old kernel) is an error code, ignored: the memory stays as it was.
-    let _ = unsafe { libc::madvise(start as *mut libc::c_void, end - start, libc::MADV_HUGEPAGE) };
-}
-
-#[cfg(not(target_os = "linux"))]
-fn advise_huge_pages(_ptr: *mut u8, _len: usize) {}
-
 /// Past this many written clusters, `clear` fills the whole table.
 const DIRTY_MAX: usize = 1 << 16;
 
@@ -349,7 +323,7 @@ impl Table {
         let bytes = mb.max(1).saturating_mul(1 << 20);
         let mut n = (bytes / std::mem::size_of::<Cluster>()).max(1);
         let clusters = loop {
-            match allocate(n) {
+            match Clusters::new(n) {
                 Some(clusters) => break clusters,
                 None if n > 1 => n /= 2,
                 None => std::alloc::handle_alloc_error(std::alloc::Layout::new::<Cluster>()),
@@ -739,7 +713,7 @@ impl Table {
     pub fn collect(&mut self) {
         self.gcs += 1;
         let mut histogram = [0usize; 65];
-        for c in &self.clusters {
+        for c in self.clusters.iter() {
             for (e, _) in c.entries.iter().zip(c.keys).filter(|&(_, k)| k != 0) {
                 histogram[64 - e.value().leading_zeros() as usize] += 1;
             }
@@ -757,7 +731,7 @@ impl Table {
         }
         let limit = if bound >= 64 { u64::MAX } else { 1u64 << bound };
         let mut freed = 0;
-        for c in &mut self.clusters {
+        for c in self.clusters.iter_mut() {
             for i in 0..CLUSTER {
                 if c.keys[i] != 0 && c.entries[i].value() < limit {
                     c.free(i);
@@ -773,7 +747,7 @@ impl Table {
     /// Frees every disproof resting on the depth limit (when the limit is raised they no longer hold).
     pub fn purge_depth_cuts(&mut self) {
         let mut freed = 0;
-        for c in &mut self.clusters {
+        for c in self.clusters.iter_mut() {
             for i in 0..CLUSTER {
                 if c.keys[i] != 0 && c.entries[i].dependence() == Dependence::DepthCut {
                     c.free(i);

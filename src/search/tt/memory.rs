@@ -1,0 +1,196 @@
+//! The table's memory: `n` empty clusters that cost nothing until the search touches them.
+//!
+//! An empty cluster is all zero bytes, and an anonymous memory mapping is zero-filled by the kernel
+//! on first touch, page by page. So on Linux the clusters are a fresh mapping that is never written
+//! up front: a solve pays for the pages its probes reach, not for the whole table. Writing every
+//! cluster at allocation (as a `Vec` filled with `Cluster::default()` does) faulted in every page at
+//! once, and on the development machine that was most of a short solve: `kanju solve` of a mate in
+//! one took 0.54 s with the default 256 MiB table and 2.3 s with 2 GiB, all of it in the kernel, and
+//! a GUI's `isready` waited as long after a `USI_Hash` change. A search that fills its table touches
+//! every page all the same, in the same number of faults, so long searches are unchanged.
+//!
+//! The mapping starts on a 2 MiB boundary and asks for huge pages (`MADV_HUGEPAGE`; see
+//! the comment on `mod memory` in `tt.rs` for why they pay), so every 2 MiB of clusters can be one
+//! huge page. Elsewhere the clusters are an ordinary vector, written at allocation.
+
+use super::Cluster;
+use std::ops::{Deref, DerefMut};
+
+/// `n` clusters, all empty at first, owned like a `Box<[Cluster]>`.
+pub(super) struct Clusters {
+    #[cfg(target_os = "linux")]
+    map: linux::Mapping,
+    #[cfg(not(target_os = "linux"))]
+    vec: Vec<Cluster>,
+}
+
+impl Clusters {
+    /// `n` (≥ 1) empty clusters; `None` when the memory cannot be had (an address-space limit such as
+    /// `ulimit -v`, or more than the kernel will commit), so that the caller can ask for less.
+    pub(super) fn new(n: usize) -> Option<Clusters> {
+        #[cfg(target_os = "linux")]
+        return linux::Mapping::new(n).map(|map| Clusters { map });
+        #[cfg(not(target_os = "linux"))]
+        {
+            let mut vec: Vec<Cluster> = Vec::new();
+            vec.try_reserve_exact(n).ok()?;
+            vec.resize(n, Cluster::default());
+            Some(Clusters { vec })
+        }
+    }
+}
+
+impl Deref for Clusters {
+    type Target = [Cluster];
+
+    #[inline(always)]
+    fn deref(&self) -> &[Cluster] {
+        #[cfg(target_os = "linux")]
+        return self.map.as_slice();
+        #[cfg(not(target_os = "linux"))]
+        return &self.vec;
+    }
+}
+
+impl DerefMut for Clusters {
+    #[inline(always)]
+    fn deref_mut(&mut self) -> &mut [Cluster] {
+        #[cfg(target_os = "linux")]
+        return self.map.as_mut_slice();
+        #[cfg(not(target_os = "linux"))]
+        return &mut self.vec;
+    }
+}
+
+#[cfg(target_os = "linux")]
+mod linux {
+    use super::Cluster;
+    use std::ptr::NonNull;
+
+    /// Huge pages are 2 MiB on x86-64 and on arm64 with 4 KiB base pages, the usual Linux setups.
+    /// Elsewhere the alignment is merely wasted address space: nothing depends on it but speed.
+    const HUGE_PAGE: usize = 2 << 20;
+
+    /// A private anonymous mapping holding `len` clusters from `start`.
+    pub(super) struct Mapping {
+        /// The mapping as `mmap` returned it, and its length: what `munmap` takes back.
+        base: NonNull<libc::c_void>,
+        bytes: usize,
+        /// The first cluster: `base` rounded up to a huge page.
+        start: NonNull<Cluster>,
+        len: usize,
+    }
+
+    // SAFETY: a `Mapping` owns its memory exclusively (no other value points into it, and it is unmapped
+    // only when the `Mapping` is dropped), like a `Box<[Cluster]>`: moving it to another thread moves
+    // that ownership, and a shared `&Mapping` only ever hands out `&[Cluster]`, plain integers with no
+    // interior mutability. So it is `Send` and `Sync` exactly as `Box<[Cluster]>` is.
+    unsafe impl Send for Mapping {}
+    unsafe impl Sync for Mapping {}
+
+    impl Mapping {
+        pub(super) fn new(len: usize) -> Option<Mapping> {
+            let size = len.checked_mul(std::mem::size_of::<Cluster>())?;
+            // Room to round the start up to a huge page; the slack is address space, never touched.
+            let bytes = size.checked_add(HUGE_PAGE)?;
+            // SAFETY: a new private anonymous mapping (no address hint, no file) overlaps no memory the
+            // program uses; the call only returns a fresh range or MAP_FAILED.
+            let base = unsafe {
+                libc::mmap(
+                    std::ptr::null_mut(),
+                    bytes,
+                    libc::PROT_READ | libc::PROT_WRITE,
+                    libc::MAP_PRIVATE | libc::MAP_ANONYMOUS,
+                    -1,
+                    0,
+                )
+            };
+            if base == libc::MAP_FAILED {
+                return None;
+            }
+            let base = NonNull::new(base)?;
+            let start = (base.as_ptr() as usize).next_multiple_of(HUGE_PAGE);
+            // SAFETY: `madvise` reads and writes no memory; it records how the kernel should back the
+            // range `start..start + size`, which lies inside the mapping made above (`start` is at most
+            // `HUGE_PAGE` past its base, and the mapping is `size + HUGE_PAGE` long). MADV_HUGEPAGE
+            // keeps every page's contents, so the range still reads as zeros. A refusal (transparent
+            // huge pages off, an old kernel) is an error code, ignored: only the speed changes.
+            let _ = unsafe { libc::madvise(start as *mut libc::c_void, size, libc::MADV_HUGEPAGE) };
+            Some(Mapping {
+                base,
+                bytes,
+                start: NonNull::new(start as *mut Cluster)?,
+                len,
+            })
+        }
+
+        #[inline(always)]
+        pub(super) fn as_slice(&self) -> &[Cluster] {
+            // SAFETY: `start..start + len` clusters lie inside the mapping (see `new`), which lives as
+            // long as `self`. `start` is a multiple of HUGE_PAGE, so aligned for `Cluster` (64 bytes).
+            // Every byte reads as zero until written (anonymous mappings are zero-filled), all zeros
+            // is a valid `Cluster` (integers only, `repr(C)`; `empty_cluster_is_all_zero_bytes` checks
+            // it is the empty one), and anything written since came through these slices as whole
+            // `Cluster` values. Aliasing follows `&self`.
+            unsafe { std::slice::from_raw_parts(self.start.as_ptr(), self.len) }
+        }
+
+        #[inline(always)]
+        pub(super) fn as_mut_slice(&mut self) -> &mut [Cluster] {
+            // SAFETY: as in `as_slice`; `&mut self` makes this the only reference into the mapping.
+            unsafe { std::slice::from_raw_parts_mut(self.start.as_ptr(), self.len) }
+        }
+    }
+
+    impl Drop for Mapping {
+        fn drop(&mut self) {
+            // SAFETY: `base` and `bytes` are exactly what `mmap` returned and was asked for, unmapped
+            // once, here; no slice into the mapping outlives `self`.
+            unsafe {
+                libc::munmap(self.base.as_ptr(), self.bytes);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The mapping is only sound (and only empty) if an all-zero cluster is the empty one.
+    #[test]
+    fn empty_cluster_is_all_zero_bytes() {
+        let c = Cluster::default();
+        // SAFETY: reads the bytes of a live, fully initialised `repr(C)` value of integers with no
+        // padding between them (the size assertion in `tt.rs` pins the layout: 8 keys + 8 entries).
+        let bytes = unsafe {
+            std::slice::from_raw_parts(
+                (&c as *const Cluster).cast::<u8>(),
+                std::mem::size_of::<Cluster>(),
+            )
+        };
+        assert!(bytes.iter().all(|&b| b == 0));
+    }
+
+    /// Fresh clusters read as empty, take writes anywhere, and are aligned for huge pages on Linux.
+    #[test]
+    fn fresh_clusters_are_empty_and_writable() {
+        for n in [1, 7, 4096, (8 << 20) / std::mem::size_of::<Cluster>()] {
+            let mut c = Clusters::new(n).expect("a small table can be had");
+            assert_eq!(c.len(), n);
+            assert!(c.iter().all(|x| x.keys == [0; super::super::CLUSTER]));
+            c[n - 1].keys[3] = 42;
+            c[0].keys[0] = 7;
+            assert_eq!((c[0].keys[0], c[n - 1].keys[3]), (7, 42));
+            #[cfg(target_os = "linux")]
+            assert_eq!(c.as_ptr() as usize % (2 << 20), 0);
+        }
+    }
+
+    /// An address space too small for the table is an answer (`None`), not an abort.
+    #[test]
+    fn an_impossible_size_is_refused() {
+        assert!(Clusters::new(usize::MAX / 256).is_none());
+        assert!(Clusters::new(usize::MAX).is_none());
+    }
+}
