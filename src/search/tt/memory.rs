@@ -187,10 +187,38 @@ mod tests {
         }
     }
 
-    /// An address space too small for the table is an answer (`None`), not an abort.
+    /// The point of the mapping: a fresh table holds no memory until the search touches it, and a
+    /// write brings in only the page (at most one huge page) around the cluster written. A table
+    /// written at allocation fails the first assertion.
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn fresh_clusters_take_no_memory_until_touched() {
+        const PAGE: usize = 4096;
+        let n = (64 << 20) / std::mem::size_of::<Cluster>();
+        let mut c = Clusters::new(n).expect("64 MiB can be had");
+        let resident = |c: &Clusters| -> usize {
+            let len = n * std::mem::size_of::<Cluster>();
+            let mut pages = vec![0u8; len.div_ceil(PAGE)];
+            // SAFETY: `mincore` writes one byte per page of the range into `pages`, which has exactly
+            // that many; the range is the clusters' own (page-aligned: it starts on a huge page) and
+            // is only inspected, not read or written.
+            let r =
+                unsafe { libc::mincore(c.as_ptr() as *mut libc::c_void, len, pages.as_mut_ptr()) };
+            assert_eq!(r, 0, "mincore failed");
+            pages.iter().filter(|&&p| p & 1 != 0).count()
+        };
+        assert_eq!(resident(&c), 0);
+        c[n / 2].keys[0] = 1;
+        let r = resident(&c);
+        assert!((1..=512).contains(&r), "{r} pages resident after one write");
+    }
+
+    /// A table the address space cannot hold is an answer (`None`), not an abort: sizes whose bytes
+    /// overflow, and (on 64-bit systems) 2^63 bytes, which no kernel maps.
     #[test]
     fn an_impossible_size_is_refused() {
-        assert!(Clusters::new(usize::MAX / 256).is_none());
         assert!(Clusters::new(usize::MAX).is_none());
+        assert!(Clusters::new(usize::MAX / 256).is_none());
+        assert!(Clusters::new(usize::MAX / 512).is_none());
     }
 }
