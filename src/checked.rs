@@ -199,6 +199,11 @@ impl CheckedSolver {
         self.solver.table_mb()
     }
 
+    /// Backs the whole table with memory now (`Solver::populate_table`).
+    pub fn populate_table(&mut self) {
+        self.solver.populate_table();
+    }
+
     /// Sets the search's internal switches (kept across `ensure_size`).
     pub fn set_config(&mut self, config: crate::search::SearchConfig) {
         self.solver.set_config(config);

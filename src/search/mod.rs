@@ -161,6 +161,12 @@ impl Solver {
         self.tt.size_mb()
     }
 
+    /// Backs the whole table with memory now, so that no search pays the page faults of its first
+    /// touches (`tt::Table::populate`). Without it, memory is taken as the search reaches it.
+    pub fn populate_table(&mut self) {
+        self.tt.populate();
+    }
+
     /// Forgets everything learnt (between unrelated problems).
     pub fn clear(&mut self) {
         self.tt.clear();

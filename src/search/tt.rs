@@ -311,6 +311,8 @@ pub struct Table {
     dirty: Option<Vec<u32>>,
     /// Phases given a table salt of their own since the last clear (`next_phase_salt`).
     phases: u64,
+    /// `populate` has backed the whole table (it stays backed: clearing writes, never unmaps).
+    populated: bool,
 }
 
 /// Past this many written clusters, `clear` fills the whole table.
@@ -342,6 +344,17 @@ impl Table {
             written: 0,
             dirty: Some(Vec::new()),
             phases: 0,
+            populated: false,
+        }
+    }
+
+    /// Backs the whole table with memory now instead of on the search's first touches
+    /// (`memory.rs`): for front ends that time their searches from a point after the table is
+    /// built, as USI does from `go` (the GUI allows time for `isready`). Nothing else changes.
+    /// Only the first call does anything.
+    pub fn populate(&mut self) {
+        if !std::mem::replace(&mut self.populated, true) {
+            self.clusters.populate();
         }
     }
 

@@ -193,12 +193,15 @@ impl Engine {
         self.out.line("usiok");
     }
 
-    /// Builds or resizes the table here (a GUI allows time for `isready`, not for `go`). While a search
-    /// runs the table is busy, and the answer is immediate.
+    /// Builds or resizes the table here (a GUI allows time for `isready`, not for `go`), and backs all
+    /// of its memory now, so that no `go` pays the page faults of the table's first touches (a search
+    /// is timed from `go`; `kanju solve`, which has no such pause, leaves the memory to be taken as
+    /// the search reaches it). While a search runs the table is busy, and the answer is immediate.
     fn isready(&mut self) {
         self.reclaim();
         if !matches!(self.slot, Slot::Busy(_)) {
-            let solver = self.idle_solver();
+            let mut solver = self.idle_solver();
+            solver.populate_table();
             self.slot = Slot::Idle(solver);
         }
         self.out.line("readyok");

@@ -5,13 +5,15 @@
 //! up front: a solve pays for the pages its probes reach, not for the whole table. Writing every
 //! cluster at allocation (as a `Vec` filled with `Cluster::default()` does) faulted in every page at
 //! once, and on the development machine that was most of a short solve: `kanju solve` of a mate in
-//! one took 0.54 s with the default 256 MiB table and 2.3 s with 2 GiB, all of it in the kernel, and
-//! a GUI's `isready` waited as long after a `USI_Hash` change. A search that fills its table touches
-//! every page all the same, in the same number of faults, so long searches are unchanged.
+//! one took 0.03–0.54 s with the default 256 MiB table and 0.2–2.9 s with 2 GiB, all of it in the
+//! kernel. A search that fills its table touches every page all the same, in the same number of
+//! faults, but inside its own time: front ends that time searches from a later start (USI from
+//! `go`, after the pause `isready` gives; `kanju bench` per problem) back the whole table first with
+//! `Clusters::populate`, one kernel pass instead of the fault and the write of the old allocation.
 //!
-//! The mapping starts on a 2 MiB boundary and asks for huge pages (`MADV_HUGEPAGE`; see
-//! the comment on `mod memory` in `tt.rs` for why they pay), so every 2 MiB of clusters can be one
-//! huge page. Elsewhere the clusters are an ordinary vector, written at allocation.
+//! The mapping starts on a 2 MiB boundary and asks for huge pages (`MADV_HUGEPAGE`; see the comment
+//! on `mod memory` in `tt.rs` for why they pay), so every 2 MiB of clusters can be one huge page.
+//! Elsewhere the clusters are an ordinary vector, written at allocation.
 
 use super::Cluster;
 use std::ops::{Deref, DerefMut};
@@ -37,6 +39,20 @@ impl Clusters {
             vec.resize(n, Cluster::default());
             Some(Clusters { vec })
         }
+    }
+}
+
+impl Clusters {
+    /// Backs every page now, as the search's first touches would (the contents stay as they are), so
+    /// that a search timed from its start pays no page faults for the table. Linux asks the kernel to
+    /// populate the range (`MADV_POPULATE_WRITE`, Linux 5.14); where it cannot (an older kernel, or
+    /// not enough memory now), the pages are left to be backed on first touch, as without the call.
+    /// Whether the pages are backed now.
+    pub(super) fn populate(&mut self) -> bool {
+        #[cfg(target_os = "linux")]
+        return self.map.populate();
+        #[cfg(not(target_os = "linux"))]
+        return true;
     }
 }
 
@@ -124,6 +140,19 @@ mod linux {
             })
         }
 
+        pub(super) fn populate(&mut self) -> bool {
+            let size = self.len * std::mem::size_of::<Cluster>();
+            // SAFETY: as the advice in `new`, on the same range inside the mapping. MADV_POPULATE_WRITE
+            // faults in every page of it as a write would, without changing any byte: pages not yet
+            // backed become zero pages (which they already read as), pages backed stay as they are.
+            // `&mut self` keeps every slice of the clusters out of use meanwhile. Failure (EINVAL
+            // before Linux 5.14, ENOMEM, EHWPOISON) leaves the range valid and its contents unchanged.
+            let r = unsafe {
+                libc::madvise(self.start.as_ptr().cast(), size, libc::MADV_POPULATE_WRITE)
+            };
+            r == 0
+        }
+
         #[inline(always)]
         pub(super) fn as_slice(&self) -> &[Cluster] {
             // SAFETY: `start..start + len` clusters lie inside the mapping (see `new`), which lives as
@@ -187,30 +216,52 @@ mod tests {
         }
     }
 
+    /// Pages of `c` (its first `n` clusters) that are backed by memory, by `mincore`.
+    #[cfg(target_os = "linux")]
+    fn resident(c: &Clusters, n: usize) -> usize {
+        const PAGE: usize = 4096;
+        let len = n * std::mem::size_of::<Cluster>();
+        let mut pages = vec![0u8; len.div_ceil(PAGE)];
+        // SAFETY: `mincore` writes one byte per page of the range into `pages`, which has exactly that
+        // many; the range is the clusters' own (page-aligned: it starts on a huge page) and is only
+        // inspected, not read or written.
+        let r = unsafe { libc::mincore(c.as_ptr() as *mut libc::c_void, len, pages.as_mut_ptr()) };
+        assert_eq!(r, 0, "mincore failed");
+        pages.iter().filter(|&&p| p & 1 != 0).count()
+    }
+
     /// The point of the mapping: a fresh table holds no memory until the search touches it, and a
     /// write brings in only the page (at most one huge page) around the cluster written. A table
     /// written at allocation fails the first assertion.
     #[cfg(target_os = "linux")]
     #[test]
     fn fresh_clusters_take_no_memory_until_touched() {
-        const PAGE: usize = 4096;
         let n = (64 << 20) / std::mem::size_of::<Cluster>();
         let mut c = Clusters::new(n).expect("64 MiB can be had");
-        let resident = |c: &Clusters| -> usize {
-            let len = n * std::mem::size_of::<Cluster>();
-            let mut pages = vec![0u8; len.div_ceil(PAGE)];
-            // SAFETY: `mincore` writes one byte per page of the range into `pages`, which has exactly
-            // that many; the range is the clusters' own (page-aligned: it starts on a huge page) and
-            // is only inspected, not read or written.
-            let r =
-                unsafe { libc::mincore(c.as_ptr() as *mut libc::c_void, len, pages.as_mut_ptr()) };
-            assert_eq!(r, 0, "mincore failed");
-            pages.iter().filter(|&&p| p & 1 != 0).count()
-        };
-        assert_eq!(resident(&c), 0);
+        assert_eq!(resident(&c, n), 0);
         c[n / 2].keys[0] = 1;
-        let r = resident(&c);
+        let r = resident(&c, n);
         assert!((1..=512).contains(&r), "{r} pages resident after one write");
+    }
+
+    /// `populate` backs every page and changes no cluster (where the kernel has
+    /// `MADV_POPULATE_WRITE`; elsewhere it says it could not).
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn populate_backs_every_page_and_keeps_the_contents() {
+        let n = (8 << 20) / std::mem::size_of::<Cluster>();
+        let mut c = Clusters::new(n).expect("8 MiB can be had");
+        c[5].keys[1] = 9;
+        if c.populate() {
+            assert_eq!(resident(&c, n), (n * std::mem::size_of::<Cluster>()) / 4096);
+        }
+        assert_eq!(c[5].keys[1], 9);
+        assert!(
+            c.iter()
+                .filter(|x| x.keys != [0; super::super::CLUSTER])
+                .count()
+                == 1
+        );
     }
 
     /// A table the address space cannot hold is an answer (`None`), not an abort: sizes whose bytes
