@@ -40,9 +40,7 @@ impl Clusters {
             Some(Clusters { vec })
         }
     }
-}
 
-impl Clusters {
     /// Backs every page now, as the search's first touches would (the contents stay as they are), so
     /// that a search timed from its start pays no page faults for the table. Linux asks the kernel to
     /// populate the range (`MADV_POPULATE_WRITE`, Linux 5.14); where it cannot (an older kernel, or
@@ -156,7 +154,7 @@ mod linux {
         #[inline(always)]
         pub(super) fn as_slice(&self) -> &[Cluster] {
             // SAFETY: `start..start + len` clusters lie inside the mapping (see `new`), which lives as
-            // long as `self`. `start` is a multiple of HUGE_PAGE, so aligned for `Cluster` (64 bytes).
+            // long as `self` (and, being mapped, spans less than `isize::MAX` bytes). `start` is a multiple of HUGE_PAGE, so aligned for `Cluster` (64 bytes).
             // Every byte reads as zero until written (anonymous mappings are zero-filled), all zeros
             // is a valid `Cluster` (integers only, `repr(C)`; `empty_cluster_is_all_zero_bytes` checks
             // it is the empty one), and anything written since came through these slices as whole
