@@ -25,12 +25,12 @@ use crate::position::Hand;
 use memory::Clusters;
 
 /// The clusters' memory: zero pages the kernel backs on first touch (`memory.rs`), with huge pages
-/// asked for. The table is probed at random: with 4 KiB pages a 2 GiB
-/// table spans 524 288 pages, far more than the TLB holds, so nearly every probe of a large table also
-/// walks the page tables, and filling it takes as many page faults. With 2 MiB pages both shrink
-/// 512-fold. Linux gives anonymous memory huge pages on request (`madvise`) when transparent huge
-/// pages are in `madvise` mode, the common default; where they are off, or on other systems, the
-/// request is skipped or refused and nothing changes but the speed.
+/// asked for. The table is probed at random: with 4 KiB pages a 2 GiB table spans 524 288 pages, far
+/// more than the TLB holds, so nearly every probe of a large table also walks the page tables, and
+/// filling it takes as many page faults. With 2 MiB pages both shrink 512-fold. Linux gives anonymous
+/// memory huge pages on request (`madvise`) when transparent huge pages are in `madvise` mode, the
+/// common default; where they are off, or on other systems, the request is skipped or refused and
+/// nothing changes but the speed.
 mod memory;
 
 /// Entry flags.
@@ -311,8 +311,6 @@ pub struct Table {
     dirty: Option<Vec<u32>>,
     /// Phases given a table salt of their own since the last clear (`next_phase_salt`).
     phases: u64,
-    /// `populate` has backed the whole table (it stays backed: clearing writes, never unmaps).
-    populated: bool,
 }
 
 /// Past this many written clusters, `clear` fills the whole table.
@@ -344,18 +342,16 @@ impl Table {
             written: 0,
             dirty: Some(Vec::new()),
             phases: 0,
-            populated: false,
         }
     }
 
     /// Backs the whole table with memory now instead of on the search's first touches
     /// (`memory.rs`): for front ends that time their searches from a point after the table is
     /// built, as USI does from `go` (the GUI allows time for `isready`). Nothing else changes.
-    /// Only the first call does anything.
+    /// Pages already backed are passed over (clearing writes, never unmaps), so calling it at every
+    /// `isready` costs only the first time.
     pub fn populate(&mut self) {
-        if !std::mem::replace(&mut self.populated, true) {
-            self.clusters.populate();
-        }
+        self.clusters.populate();
     }
 
     /// The table's size in whole MiB (less than asked for when that much memory could not be had).
