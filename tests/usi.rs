@@ -617,6 +617,42 @@ fn go_mate_with_a_bad_time_still_answers_once() {
     assert_mate(MATE1, &e.checkmate(ANSWER), 1);
 }
 
+/// A `go` while a search runs, well-formed or not, gets an error and no reply of its own: the running
+/// search owes the one answer, and a second `checkmate` or `bestmove` would be taken for it.
+#[test]
+fn a_go_during_a_search_is_refused_without_an_answer() {
+    let mut e = Engine::ready();
+    e.send(&format!("position sfen {MICROCOSMOS}"));
+    e.send("go mate infinite");
+    for go in [
+        "go mate 1000",
+        "go mate abc",
+        "go mate -5",
+        "go btime x",
+        "go",
+    ] {
+        let lines = e.answer_to(go);
+        assert!(
+            lines
+                .iter()
+                .any(|l| l.starts_with("info string error: a search is already running")),
+            "{go}: {lines:?}"
+        );
+        assert!(
+            !lines
+                .iter()
+                .any(|l| l.starts_with("checkmate") || l.starts_with("bestmove")),
+            "{go}: {lines:?}"
+        );
+    }
+    e.send("stop");
+    assert_eq!(e.checkmate(ANSWER), "checkmate timeout");
+    e.assert_silent(Duration::from_millis(300));
+    // With the search over, a malformed `go` answers at once again.
+    e.send("go mate abc");
+    assert_eq!(e.checkmate(QUICK), "checkmate timeout");
+}
+
 #[test]
 fn absurd_and_unknown_options_keep_the_old_values() {
     let mut e = Engine::ready();

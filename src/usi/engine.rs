@@ -173,7 +173,16 @@ impl Engine {
             }
             Command::Refused { error, reply } => {
                 self.out.error(&error);
-                self.out.line(reply);
+                // A refused `go` answers at once, unless a search runs: its answer is the one the GUI
+                // is owed, and a second `checkmate`/`bestmove` would be taken for it (as with a
+                // well-formed `go` then, `go`).
+                self.reclaim();
+                if matches!(self.slot, Slot::Busy(_)) {
+                    self.out
+                        .error("a search is already running; 'go' ignored (send 'stop' first)");
+                } else {
+                    self.out.line(reply);
+                }
             }
             Command::Unknown(what) => {
                 self.out

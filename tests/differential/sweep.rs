@@ -295,16 +295,45 @@ fn random_game_agree_with_brute_force() {
     on_big_stack(|| sweep(Convention::Game, 5, 300, 50_000, Lengths::Any));
 }
 
+/// The seed of a long sweep: `default`, or the value of `KANJU_SWEEP_SEED` when it is set (a fresh
+/// campaign of positions no earlier run has seen: `KANJU_SWEEP_SEED=1001 cargo test --release --test
+/// differential -- --ignored minimax_lengths_tsume_10000`). A seed that does not parse fails the run.
+fn long_seed(default: u64) -> u64 {
+    match std::env::var("KANJU_SWEEP_SEED") {
+        Ok(s) => s
+            .trim()
+            .parse()
+            .unwrap_or_else(|_| panic!("KANJU_SWEEP_SEED={s:?}: not a number")),
+        Err(_) => default,
+    }
+}
+
 #[test]
 #[ignore = "long: 10 000 positions"]
 fn random_tsume_agree_with_brute_force_10000() {
-    on_big_stack(|| sweep(Convention::Tsume, 2, 10_000, 100_000, Lengths::Any));
+    on_big_stack(|| {
+        sweep(
+            Convention::Tsume,
+            long_seed(2),
+            10_000,
+            100_000,
+            Lengths::Any,
+        )
+    });
 }
 
 #[test]
 #[ignore = "long: 10 000 positions"]
 fn random_game_agree_with_brute_force_10000() {
-    on_big_stack(|| sweep(Convention::Game, 6, 10_000, 100_000, Lengths::Any));
+    on_big_stack(|| {
+        sweep(
+            Convention::Game,
+            long_seed(6),
+            10_000,
+            100_000,
+            Lengths::Any,
+        )
+    });
 }
 
 // ---- exact minimax lengths ------------------------------------------------------------------------
@@ -324,13 +353,29 @@ fn minimax_lengths_game() {
 #[test]
 #[ignore = "long: 10 000 positions"]
 fn minimax_lengths_tsume_10000() {
-    on_big_stack(|| sweep(Convention::Tsume, 2, 10_000, 100_000, Lengths::Exact));
+    on_big_stack(|| {
+        sweep(
+            Convention::Tsume,
+            long_seed(2),
+            10_000,
+            100_000,
+            Lengths::Exact,
+        )
+    });
 }
 
 #[test]
 #[ignore = "long: 10 000 positions"]
 fn minimax_lengths_game_10000() {
-    on_big_stack(|| sweep(Convention::Game, 6, 10_000, 100_000, Lengths::Exact));
+    on_big_stack(|| {
+        sweep(
+            Convention::Game,
+            long_seed(6),
+            10_000,
+            100_000,
+            Lengths::Exact,
+        )
+    });
 }
 
 // ---- every switch of the search ------------------------------------------------------------------
