@@ -463,6 +463,24 @@ fn progress_lines_follow_pv_interval() {
             assert!(words[i + 1].parse::<u64>().is_ok(), "{l}");
         }
     }
+    // A report's `pv`, when there is one, is a line from the root (the reports are made deep in the
+    // tree; they once walked from there).
+    let root = Position::from_sfen(MICROCOSMOS).expect("test SFEN");
+    let mut pvs = 0;
+    for l in &lines {
+        let Some((_, pv)) = l.split_once(" pv ") else {
+            continue;
+        };
+        let mut pos = root.clone();
+        for usi in pv.split_whitespace() {
+            let m = pos
+                .parse_usi_move(usi)
+                .unwrap_or_else(|| panic!("{usi} is not legal in the line from the root: {l}"));
+            pos.do_move(m);
+        }
+        pvs += 1;
+    }
+    assert!(pvs >= 1, "no report with a pv: {lines:?}");
     // While proving, each report comes with the root's proof and disproof numbers.
     let numbers: Vec<_> = lines
         .iter()

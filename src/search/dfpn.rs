@@ -89,6 +89,10 @@ pub(super) enum RootResult {
 pub(super) struct Dfpn<'a> {
     pub tt: &'a mut Table,
     pub pos: Position,
+    /// The root position, for progress reports (`quick_pv`), which are made deep in the tree.
+    root: Position,
+    /// The moves from the search's root to the current node (`mid` pushes and pops them).
+    line: Vec<Move>,
     pub attacker: Color,
     pub config: SearchConfig,
     limits: &'a SearchLimits,
@@ -174,6 +178,8 @@ impl<'a> Dfpn<'a> {
         let max_ply = config.max_ply.clamp(2, HARD_MAX_PLY);
         Dfpn {
             tt,
+            root: pos.clone(),
+            line: Vec::new(),
             pos,
             attacker,
             config,
@@ -581,7 +587,9 @@ impl<'a> Dfpn<'a> {
             let child_board = self.pos.board_key();
             self.boards
                 .push(child_board, self.pos.hand(self.attacker), ply + 1);
+            self.line.push(m);
             let r = self.mid(cthpn, cthdn, ply + 1, next_path(path, m), c.seen);
+            self.line.pop();
             self.boards.pop(child_board);
             self.path.remove(&child_key);
             self.pos.undo_move(m);
@@ -756,14 +764,22 @@ impl<'a> Dfpn<'a> {
         pick.map_or(0, |c| c.mv.to_u16())
     }
 
-    /// Up to 16 plies following the table's best moves, for progress reports.
+    /// Up to 16 plies from the root, for progress reports. In the main search (df-pn always descends
+    /// into the most promising child) the line from the root to the node being searched. Elsewhere
+    /// (a bounded search, a canonical or spare phase: other roots, other salts) the main game's best
+    /// moves in the table, walked from the root with the main salt and the root's own path key
+    /// (`move_from_u16` keeps only legal moves). Reports are made deep in the tree: they once walked
+    /// from the current node instead of the root, and printed moves illegal there.
     fn quick_pv(&self) -> Vec<Move> {
-        let mut pos = self.pos.clone();
+        if self.horizon == UNBOUNDED && !self.spare && !self.futile_skip {
+            return self.line.iter().take(16).copied().collect();
+        }
+        let mut pos = self.root.clone();
         let mut line = vec![];
-        let mut path = self.root_path;
+        let mut path = ROOT_PATH ^ pos.key() ^ self.main_salt;
         for _ in 0..16 {
             let p = self.tt.probe(
-                pos.board_key() ^ self.salt,
+                pos.board_key() ^ self.main_salt,
                 pos.hand(self.attacker),
                 path,
                 UNBOUNDED,
