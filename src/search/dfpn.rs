@@ -492,7 +492,12 @@ impl<'a> Dfpn<'a> {
         self.expand(or_node, ply, path);
         let end = self.children.len();
         let agg = self.config.aggregation;
-        let edge = self.config.edge();
+        // The df-pn+ edge cost: in the main search only, near the root (`SearchConfig::edge_plies`).
+        let edge = if self.horizon == UNBOUNDED && !self.spare && !self.futile_skip {
+            self.config.edge_at(ply)
+        } else {
+            0
+        };
         let pump = self.config.pump();
         let ties = self.config.ties.at(or_node);
         let (defer_drops, blowup) = self.merges(or_node, budget);
