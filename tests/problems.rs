@@ -730,16 +730,13 @@ fn a_pump_does_not_swallow_the_search() {
         .unwrap();
     // Only the search that proves it meets the pump.
     assert_eq!(
-        proven_only_with(&pos, "edge=0", "edge=0,pump=0", 10_000_000),
+        proven_only_with(&pos, "default", "pump=0", 10_000_000),
         [true, false]
     );
 }
 
 /// Solves `pos` (64 MiB, first proof) within `cap` nodes with the switches `with`, which must prove
 /// it (a checked line), and `without`, which must not; returns whether each search met a pump.
-/// The callers turn the edge cost off (`edge=0`): it breaks the same circles of equal siblings
-/// that the switches they test break, so with it both searches prove these positions early (the
-/// switches are tested alone, as they were measured).
 fn proven_only_with(pos: &Position, with: &str, without: &str, cap: u64) -> [bool; 2] {
     [(with, true), (without, false)].map(|(spec, proven)| {
         let mut solver = Solver::new(64);
@@ -765,8 +762,8 @@ fn proven_only_with(pos: &Position, with: &str, without: &str, cap: u64) -> [boo
 fn a_deferred_drop_that_looks_best_stays() {
     proven_only_with(
         &zukou_position("zuko067"),
-        "edge=0",
-        "edge=0,deferkeep=off",
+        "default",
+        "deferkeep=off",
         2_000_000,
     );
 }

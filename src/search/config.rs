@@ -29,11 +29,17 @@ pub struct SearchConfig {
     /// line's numbers grow with its depth, so that the search prefers shallow proofs and leaves a
     /// set of siblings of equal numbers sooner (`edge_plies` bounds where it counts). Counted in the
     /// main search only (the length-bounded searches of the line phases and the spare game keep
-    /// their own numbers).
+    /// their own numbers). Off by default: README, *Ablation* (Kotobuki pays for every ply of its
+    /// forced line) and `edge_plies`.
     pub edge_cost: u32,
     /// The edge cost counts at nodes fewer than this many plies from the root; 0: at every node.
-    /// Beyond the horizon a line's cost stays what it was there, so a long forced line (Kotobuki,
-    /// Microcosmos) does not pay a cost per ply all the way down.
+    /// Beyond the horizon a line's cost stays what it was there, so a long forced line does not pay
+    /// a cost per ply all the way down. Measured, not kept (`--pv none`, nodes, `edge=2,
+    /// edgeplies=64` against no edge cost, 30 s): Zukou #8 43.3 M nodes instead of 143 M with
+    /// 256 MiB, but 92 M with 1 GiB or 2 GiB, 138 M with 512 MiB, 146 M with 128 MiB (without the
+    /// cost 143–149 M at every size): the circles it breaks come back with another table; Zukou's
+    /// other 102 at 256 MiB 62.6 M vs 63.8 M (geometric mean of the ratios 0.87), Shogi Musou
+    /// 131.9 M vs 115.4 M (1.04), Kotobuki 1.13 M vs 1.01 M, Microcosmos (2 GiB) 78.1 M vs 63.4 M.
     pub edge_plies: u32,
     /// Sequential chains of defender drop interpositions: tried one after the other (nearest square,
     /// cheapest piece first).
@@ -123,20 +129,8 @@ impl Default for SearchConfig {
         SearchConfig {
             aggregation: Aggregation::Weak,
             eps_den: 4,
-            // An edge cost of ⅛ unit within 64 plies of the root. Measured (`--pv none`, 30 s,
-            // 256 MiB, nodes, against no edge cost; each set in two halves side by side): Zukou #8
-            // proven in 43.3 M nodes (13–24 s) instead of 143 M (48 s alone): without it the
-            // search circles among seven checks of equal weak numbers two plies below its key move.
-            // Zukou's other 102 62.6 M vs 63.8 M (geometric mean of the per-problem ratios 0.87);
-            // Shogi Musou (not in the repository) 131.9 M vs 115.4 M (geometric mean 1.04: #73's
-            // disproof 50.2 M vs 41.1 M, #6 10.8 M vs 5.4 M, #48 9.6 M vs 20.7 M); Kotobuki
-            // 1.13 M vs 1.01 M; Microcosmos (2 GiB) 78.1 M vs 63.4 M. Counted at every ply it
-            // costs the long problems dearly (Kotobuki ¼ unit: 25.7 M nodes, 20.7 s instead of
-            // 0.76 s); around the chosen values Zukou #8 stays proven within 30 s (¼ unit and
-            // horizons 48–128 plies: 43–57 M nodes; ⅛ unit from 48 to 128 plies: 43.3 M; but 32
-            // plies 74.7 M, 1/16 unit 141 M, ⅜ unit 70 M).
-            edge_cost: 2,
-            edge_plies: 64,
+            edge_cost: 0,
+            edge_plies: 0,
             chains: true,
             promo_chains: true,
             // Measured side by side (one search per core, 30 s, 256 MiB, `--pv none`): Zukou's 101

@@ -140,11 +140,9 @@ impl Tally {
             ),
         ];
         // Superior repetitions (pumps, `loops.rs`) are rare this shallow, and rarer since the cost
-        // counts on the defender's replies only (1 of 300 with seed 1 then; 4 and 7 when checks
-        // counted too, which the ablation sweep still runs as `pumpchecks=on`): the sample must
-        // still hold one, or the cost would go untested. The default tsume sweeps take seed 3 since
-        // the edge cost near the root (`SearchConfig::edge_plies`) steered seed 1's one pump away
-        // (seeds 3, 4, 7, 8: 2, 1, 4, 3 positions with pumps).
+        // counts on the defender's replies only (1 of 300 with seed 1; 4 and 7 when checks counted
+        // too, which the ablation sweep still runs as `pumpchecks=on`): the sample must still hold
+        // one, or the cost would go untested.
         assert!(
             self.positions_with_pumps >= 1,
             "positions with pumps: {}, expected at least 1: {self:#?}",
@@ -288,7 +286,7 @@ fn sweep_in(
 /// 300 random tsume problems (no attacker king, the defender holds the rest).
 #[test]
 fn random_tsume_agree_with_brute_force() {
-    on_big_stack(|| sweep(Convention::Tsume, 3, 300, 50_000, Lengths::Any));
+    on_big_stack(|| sweep(Convention::Tsume, 1, 300, 50_000, Lengths::Any));
 }
 
 /// 300 random game positions (both kings, both hands random and taken as written).
@@ -343,7 +341,7 @@ fn random_game_agree_with_brute_force_10000() {
 /// The default sweeps again, every mate line of the exact minimax length.
 #[test]
 fn minimax_lengths_tsume() {
-    on_big_stack(|| sweep(Convention::Tsume, 3, 300, 50_000, Lengths::Exact));
+    on_big_stack(|| sweep(Convention::Tsume, 1, 300, 50_000, Lengths::Exact));
 }
 
 #[test]
