@@ -382,11 +382,12 @@ fn minimax_lengths_game_10000() {
 
 /// Each technique the ablation turns off or on (`kanju bench --config`), one at a time, and plain
 /// df-pn: a shortcut that is sound only beside another one shows up here. Exact lengths throughout.
-const ABLATIONS: [&str; 25] = [
+const ABLATIONS: [&str; 26] = [
     "plain",
     "agg=sum",
     "eps=0",
     "edge=4",
+    "edge=4,edgeplies=16",
     "chains=off",
     "promochains=off",
     "movechains=on",
