@@ -293,6 +293,11 @@ fn solve_reports_malformed_input_without_panicking() {
         "9/9/9/9/9/9/9/9/4K4 b G 1",
         "startpos moves 1a1a",
         "\u{7f}",
+        // Blank or comment-like arguments are answered too (they were dropped, so that the answers no
+        // longer lined up with the arguments).
+        "",
+        "   ",
+        "# not a comment here",
     ] {
         let out = kanju(&["solve", "--hash-mb", "1", bad], "");
         let lines = stdout_lines(&out);

@@ -724,6 +724,26 @@ fn crlf_line_endings_and_empty_lines_are_fine() {
     assert!(e.wait_exit(QUICK).success());
 }
 
+/// An error that quotes its input writes the input's control characters escaped: a refused SFEN
+/// with ESC, NUL or BEL in it once reached the GUI raw.
+#[test]
+fn errors_quote_control_characters_escaped() {
+    let mut e = Engine::ready();
+    e.send_raw(b"position sfen 4k4/9/9/9/9/9/9/9/9 b G 1\x1b[2J\x00\x07x\n");
+    e.send_raw(b"isr\x00eady\n");
+    e.send("isready");
+    let lines = e.read_until("readyok", QUICK);
+    let errors: Vec<_> = lines
+        .iter()
+        .filter(|l| l.starts_with("info string error: "))
+        .collect();
+    assert_eq!(errors.len(), 2, "{lines:?}");
+    for l in &errors {
+        assert!(!l.chars().any(char::is_control), "{l:?}");
+        assert!(l.contains("\\u{"), "{l:?}");
+    }
+}
+
 #[test]
 fn stop_without_a_search_is_silent() {
     let mut e = Engine::ready();

@@ -94,6 +94,8 @@ pub fn status_text(info: &SearchInfo) -> String {
     };
     let stage = match info.score_mate {
         Some(n) => format!("mate in {n} or less, shortening"),
+        // pn 0 with dn 0: the main search has not reported its root's numbers yet.
+        None if info.root_pn == 0 && info.root_dn == 0 => "searching short mates first".to_string(),
         None => format!("root pn {} dn {}", info.root_pn, info.root_dn),
     };
     format!(

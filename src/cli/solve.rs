@@ -97,7 +97,11 @@ pub fn run_solve(
         let owned: Vec<String> = problems.to_vec();
         Box::new(owned.into_iter().map(Ok))
     };
-    let texts = source.filter(|line| line.as_ref().map_or(true, |l| is_problem_line(l)));
+    // Lines of input skip blanks and comments; arguments are answered one each, whatever they hold
+    // (a blank one with `error`), so that answers line up with the arguments.
+    let from_args = !problems.is_empty();
+    let texts =
+        source.filter(move |line| from_args || line.as_ref().map_or(true, |l| is_problem_line(l)));
     let progress = Progress::new(
         opts.progress,
         (!problems.is_empty()).then_some(problems.len()),

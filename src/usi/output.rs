@@ -37,7 +37,17 @@ impl Output {
 
     /// `info string error: …`, the USI way to tell the user something went wrong.
     pub fn error(&self, message: &str) {
-        self.line(&format!("info string error: {message}"));
+        // Control characters are written escaped: messages quote input (a refused SFEN), and a raw
+        // CR, ESC or NUL would end the line early or reach the GUI's terminal as a command.
+        let mut line = String::from("info string error: ");
+        for c in message.chars() {
+            if c.is_control() {
+                line.extend(c.escape_default());
+            } else {
+                line.push(c);
+            }
+        }
+        self.line(&line);
     }
 
     /// True once a write failed (the GUI closed the pipe).
@@ -92,8 +102,10 @@ pub fn info_line(info: &SearchInfo) -> String {
 /// from a proof (pn) and from a disproof (dn). `string` must end a USI info line and `pv` runs to the
 /// end of one, hence a line of its own.
 pub fn root_numbers_line(info: &SearchInfo) -> Option<String> {
-    info.score_mate
-        .is_none()
+    // pn 0 with dn 0 is no node's numbers: the main search has not reported yet (the shortest-first
+    // phase before it has no root numbers of its own).
+    let known = info.root_pn != 0 || info.root_dn != 0;
+    (info.score_mate.is_none() && known)
         .then(|| format!("info string root pn {} dn {}", info.root_pn, info.root_dn))
 }
 
@@ -178,11 +190,35 @@ mod tests {
         );
         let mate = SearchInfo {
             score_mate: Some(1),
-            ..info
+            ..info.clone()
         };
         assert_eq!(
             info_line(&mate),
             "info time 500 nodes 5000 nps 10000 hashfull 12 score mate 1 pv 7g7f"
+        );
+        // The root's numbers: none before the main search has any (pn 0 with dn 0), none while the
+        // line is shortened.
+        assert_eq!(root_numbers_line(&info), None);
+        let proving = SearchInfo {
+            root_pn: 176,
+            root_dn: 960,
+            ..info.clone()
+        };
+        assert_eq!(
+            root_numbers_line(&proving).as_deref(),
+            Some("info string root pn 176 dn 960")
+        );
+        assert_eq!(root_numbers_line(&mate), None);
+    }
+
+    #[test]
+    fn errors_escape_control_characters() {
+        let buf = Shared::default();
+        let out = Output::new(buf.clone());
+        out.error("bad 'a\rb\x1b[2J'");
+        assert_eq!(
+            String::from_utf8(buf.0.lock().unwrap().clone()).unwrap(),
+            "info string error: bad 'a\\rb\\u{1b}[2J'\n"
         );
     }
 }
