@@ -133,6 +133,23 @@ impl Engine {
             .expect("read_until returns the match")
     }
 
+    /// No line that is or starts with `word` for `wait` (other lines, such as `info`, are read and
+    /// logged).
+    fn assert_no(&mut self, word: &str, wait: Duration) {
+        let deadline = Instant::now() + wait;
+        while let Ok(line) = self
+            .lines
+            .recv_timeout(deadline.saturating_duration_since(Instant::now()))
+        {
+            self.log.push(line.clone());
+            assert!(
+                line != word && !line.starts_with(&format!("{word} ")),
+                "unexpected '{line}'; before it: {:#?}",
+                self.log
+            );
+        }
+    }
+
     /// No more output for `wait`.
     fn assert_silent(&mut self, wait: Duration) {
         if let Ok(line) = self.lines.recv_timeout(wait) {
@@ -406,6 +423,44 @@ fn go_without_a_position_still_answers() {
     e.send("go mate 1000");
     let lines = e.read_until("checkmate", QUICK);
     assert!(lines.iter().any(|l| l.contains("king")), "{lines:?}");
+}
+
+/// USI: after `go infinite` the `bestmove` comes only once `stop` does, after `go ponder` once
+/// `ponderhit` or `stop` does, however soon the search is over (a GUI analysing with `go infinite`
+/// takes an early `bestmove` for the end of its analysis); `ponderhit` does not end a `go infinite`;
+/// the end of input releases a held answer.
+#[test]
+fn infinite_and_ponder_answers_wait_for_stop_or_ponderhit() {
+    let game = "9/7Sk/1+R7/9/9/9/9/9/K8 b r2b4g3s4n4l18p 1";
+    let mut e = Engine::ready();
+    e.send(&format!("position sfen {game}"));
+    e.send("go infinite");
+    e.assert_no("bestmove", Duration::from_millis(300));
+    e.send("ponderhit");
+    e.assert_no("bestmove", Duration::from_millis(200));
+    let refused = e.answer_to("go infinite");
+    assert!(
+        refused.iter().any(|l| l.contains("already running"))
+            && !refused.iter().any(|l| l.starts_with("bestmove")),
+        "a second go is refused: {refused:?}"
+    );
+    e.send("stop");
+    let best = e.read_until("bestmove", QUICK);
+    assert_eq!(best.last().map(String::as_str), Some("bestmove 8c1c"));
+    e.send("position startpos");
+    e.send("go ponder btime 1000 wtime 1000 byoyomi 1000");
+    e.assert_no("bestmove", Duration::from_millis(300));
+    e.send("ponderhit");
+    let best = e.read_until("bestmove", QUICK);
+    assert_eq!(best.last().map(String::as_str), Some("bestmove resign"));
+    // Held at the end of input: answered, then the engine leaves.
+    e.send(&format!("position sfen {game}"));
+    e.send("go infinite");
+    e.assert_no("bestmove", Duration::from_millis(200));
+    e.close_stdin();
+    let best = e.read_until("bestmove", QUICK);
+    assert_eq!(best.last().map(String::as_str), Some("bestmove 8c1c"));
+    assert!(e.wait_exit(QUICK).success());
 }
 
 #[test]

@@ -58,6 +58,7 @@ pub fn run_with_limits(
         let Ok(line) = lines.recv() else {
             // End of input: let a running search finish (a script may have piped `go mate …` and closed
             // its end), then leave.
+            engine.release_held();
             engine.wait_for_search(None);
             return 0;
         };
@@ -114,6 +115,8 @@ enum Mode {
 struct Job {
     handle: JoinHandle<CheckedSolver>,
     stop: Arc<AtomicBool>,
+    /// What the answer waits for once the search is over (`Hold`).
+    hold: Hold,
     /// Set by the search thread just before it prints its answer: from then on the job is over as far as
     /// the GUI is concerned, and a new `go` may join it.
     answered: Arc<AtomicBool>,
@@ -153,7 +156,8 @@ impl Engine {
     /// Acts on one command; false means quit.
     fn handle(&mut self, cmd: Command) -> bool {
         match cmd {
-            Command::Empty | Command::PonderHit => {}
+            Command::Empty => {}
+            Command::PonderHit => self.ponder_hit(),
             Command::Usi => self.usi(),
             Command::IsReady => self.isready(),
             Command::SetOption { name, value } => {
@@ -163,7 +167,7 @@ impl Engine {
             }
             Command::UsiNewGame => self.new_game(),
             Command::Position(text) => self.set_position(&text),
-            Command::GoMate(limit) => self.go(Mode::Mate, mate_time(limit)),
+            Command::GoMate(limit) => self.go(Mode::Mate, mate_time(limit), Hold::No),
             Command::Go(params) => self.go_game(&params),
             Command::Stop | Command::GameOver => self.stop(),
             Command::Quit => {
@@ -246,11 +250,38 @@ impl Engine {
             .position
             .as_ref()
             .and_then(|p| params.budget(p.side_to_move()));
-        self.go(Mode::Game, budget);
+        let hold = if params.ponder {
+            Hold::Ponder
+        } else if params.infinite {
+            Hold::Infinite
+        } else {
+            Hold::No
+        };
+        self.go(Mode::Game, budget, hold);
     }
 
     /// Starts a search of the current position, or answers at once with an error.
-    fn go(&mut self, mode: Mode, time: Option<Duration>) {
+    /// `ponderhit`: kanju does not ponder, so the move it found while "pondering" is its move: a
+    /// `go ponder` search ends and answers now. Anything else ignores it.
+    fn ponder_hit(&self) {
+        if let Slot::Busy(job) = &self.slot
+            && job.hold == Hold::Ponder
+        {
+            job.stop.store(true, Ordering::Relaxed);
+        }
+    }
+
+    /// The end of input: a search that waits for `stop` before it answers (`Hold`) would wait for
+    /// ever, so it answers now.
+    fn release_held(&self) {
+        if let Slot::Busy(job) = &self.slot
+            && job.hold != Hold::No
+        {
+            job.stop.store(true, Ordering::Relaxed);
+        }
+    }
+
+    fn go(&mut self, mode: Mode, time: Option<Duration>, hold: Hold) {
         self.reclaim();
         if matches!(self.slot, Slot::Busy(_)) {
             // The running search still owes its own answer; this `go` gets none, as the GUI broke protocol.
@@ -273,7 +304,7 @@ impl Engine {
             info_interval: (self.options.pv_interval_ms > 0)
                 .then(|| Duration::from_millis(self.options.pv_interval_ms)),
         };
-        self.slot = match spawn_search(solver, root, limits, mode, self.out.clone()) {
+        self.slot = match spawn_search(solver, root, limits, mode, hold, self.out.clone()) {
             Ok(job) => Slot::Busy(job),
             Err(e) => {
                 self.out
@@ -373,6 +404,7 @@ fn spawn_search(
     root: Position,
     limits: SearchLimits,
     mode: Mode,
+    hold: Hold,
     out: Output,
 ) -> std::io::Result<Job> {
     let stop = Arc::new(AtomicBool::new(false));
@@ -382,17 +414,38 @@ fn spawn_search(
         .name("search".into())
         .stack_size(crate::search::SEARCH_STACK_BYTES)
         .spawn(move || {
-            search(&mut solver, &root, &limits, &stop2, &answered2, mode, &out);
+            search(
+                &mut solver,
+                &root,
+                &limits,
+                &stop2,
+                &answered2,
+                mode,
+                hold,
+                &out,
+            );
             solver
         })?;
     Ok(Job {
         handle,
+        hold,
         stop,
         answered,
     })
 }
 
+/// What a game search's answer waits for. USI: after `go infinite` the engine sends `bestmove` only
+/// once `stop` comes, after `go ponder` only once `stop` or `ponderhit` comes, however soon its search
+/// is over (a GUI analysing with `go infinite` takes an early `bestmove` for the end of the analysis).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Hold {
+    No,
+    Infinite,
+    Ponder,
+}
+
 /// The body of the search thread: progress lines while searching, then exactly one answer line.
+#[allow(clippy::too_many_arguments)]
 fn search(
     solver: &mut CheckedSolver,
     root: &Position,
@@ -400,6 +453,7 @@ fn search(
     stop: &AtomicBool,
     answered: &AtomicBool,
     mode: Mode,
+    hold: Hold,
     out: &Output,
 ) {
     let mut on_info = |info: &crate::search::SearchInfo| {
@@ -413,6 +467,11 @@ fn search(
         }
     };
     let report = solver.solve(root, limits, stop, &mut on_info);
+    // A held answer waits for `stop` (or `ponderhit`, which sets it for a ponder search; the end of
+    // input sets it too), or for a GUI that has gone away.
+    while hold != Hold::No && !stop.load(Ordering::Relaxed) && !out.is_broken() {
+        thread::sleep(Duration::from_millis(2));
+    }
     answered.store(true, Ordering::Release);
     out.line(&output::final_info_line(report.nodes, report.elapsed));
     if let Some(note) = &report.note {
