@@ -11,6 +11,7 @@ use super::output::{self, Output};
 use crate::checked::{Answer, CheckedSolver, usi_moves};
 use crate::position::Position;
 use crate::search::SearchLimits;
+use std::collections::VecDeque;
 use std::io::{BufRead, Write};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -55,11 +56,23 @@ pub fn run_with_limits(
     let lines = spawn_reader(input);
     let mut engine = Engine::new(Output::new(output), limits);
     loop {
-        let Ok(line) = lines.recv() else {
-            // End of input: let a running search finish (a script may have piped `go mate …` and closed
-            // its end), then leave.
-            engine.release_held();
-            engine.wait_for_search(None);
+        // With `go`s waiting their turn, the loop also wakes to start the next when a search is over.
+        let line = if engine.queue.is_empty() {
+            lines.recv().ok()
+        } else {
+            match lines.recv_timeout(QUEUE_POLL) {
+                Ok(line) => Some(line),
+                Err(mpsc::RecvTimeoutError::Timeout) => {
+                    engine.start_queued();
+                    continue;
+                }
+                Err(mpsc::RecvTimeoutError::Disconnected) => None,
+            }
+        };
+        let Some(line) = line else {
+            // End of input: let the running search and those waiting their turn finish (a script may
+            // have piped `go mate …` and closed its end), then leave.
+            engine.finish_all();
             return 0;
         };
         log::debug!("< {line}");
@@ -102,6 +115,25 @@ fn spawn_reader(input: impl BufRead + Send + 'static) -> mpsc::Receiver<String> 
     rx
 }
 
+/// How often the command loop looks whether the next waiting `go` can start.
+const QUEUE_POLL: Duration = Duration::from_millis(2);
+
+/// A `go` that came while a search ran. It waits its turn: it starts (or is refused) once every search
+/// before it has answered, so that each `go` gets its own answer, in the order of the `go`s (a script
+/// may pipe several `position …`/`go mate …` pairs at once).
+enum Queued {
+    Search {
+        mode: Mode,
+        time: Option<Duration>,
+        hold: Hold,
+        /// The position when the `go` came (a later `position` is for a later `go`); boxed, as it is
+        /// large beside the other variant.
+        position: Option<Box<Position>>,
+    },
+    /// A `go` with unusable parameters: its error and its reply, in its turn.
+    Refused { error: String, reply: &'static str },
+}
+
 /// What a search thread answers with when it ends.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Mode {
@@ -139,6 +171,8 @@ struct Engine {
     slot: Slot,
     /// A `usinewgame` that arrived while a search held the table.
     clear_pending: bool,
+    /// `go`s waiting for the running search to answer (`Queued`).
+    queue: VecDeque<Queued>,
 }
 
 impl Engine {
@@ -150,6 +184,7 @@ impl Engine {
             position: None,
             slot: Slot::Empty,
             clear_pending: false,
+            queue: VecDeque::new(),
         }
     }
 
@@ -167,27 +202,24 @@ impl Engine {
             }
             Command::UsiNewGame => self.new_game(),
             Command::Position(text) => self.set_position(&text),
-            Command::GoMate(limit) => self.go(Mode::Mate, mate_time(limit), Hold::No),
+            Command::GoMate(limit) => self.go(Queued::Search {
+                mode: Mode::Mate,
+                time: mate_time(limit),
+                hold: Hold::No,
+                position: self.position.clone().map(Box::new),
+            }),
             Command::Go(params) => self.go_game(&params),
             Command::Stop | Command::GameOver => self.stop(),
             Command::Quit => {
+                // `go`s still waiting are dropped unanswered: the GUI is leaving.
+                self.queue.clear();
                 self.stop();
                 self.wait_for_search(Some(self.limits.quit_grace));
                 return false;
             }
-            Command::Refused { error, reply } => {
-                self.out.error(&error);
-                // A refused `go` answers at once, unless a search runs: its answer is the one the GUI
-                // is owed, and a second `checkmate`/`bestmove` would be taken for it (as with a
-                // well-formed `go` then, `go`).
-                self.reclaim();
-                if matches!(self.slot, Slot::Busy(_)) {
-                    self.out
-                        .error("a search is already running; 'go' ignored (send 'stop' first)");
-                } else {
-                    self.out.line(reply);
-                }
-            }
+            // A refused `go` answers in its turn too: while a search runs, a `checkmate`/`bestmove`
+            // printed at once would be taken for the running search's answer.
+            Command::Refused { error, reply } => self.go(Queued::Refused { error, reply }),
             Command::Unknown(what) => {
                 self.out
                     .error(&format!("unknown command '{}'", output::shown(&what)));
@@ -257,10 +289,14 @@ impl Engine {
         } else {
             Hold::No
         };
-        self.go(Mode::Game, budget, hold);
+        self.go(Queued::Search {
+            mode: Mode::Game,
+            time: budget,
+            hold,
+            position: self.position.clone().map(Box::new),
+        });
     }
 
-    /// Starts a search of the current position, or answers at once with an error.
     /// `ponderhit`: kanju does not ponder, so the move it found while "pondering" is its move: a
     /// `go ponder` search ends and answers now. Anything else ignores it.
     fn ponder_hit(&self) {
@@ -281,15 +317,58 @@ impl Engine {
         }
     }
 
-    fn go(&mut self, mode: Mode, time: Option<Duration>, hold: Hold) {
-        self.reclaim();
-        if matches!(self.slot, Slot::Busy(_)) {
-            // The running search still owes its own answer; this `go` gets none, as the GUI broke protocol.
-            self.out
-                .error("a search is already running; 'go' ignored (send 'stop' first)");
-            return;
+    /// A `go`: started now, or in its turn after the running search and those waiting before it.
+    fn go(&mut self, go: Queued) {
+        self.queue.push_back(go);
+        self.start_queued();
+    }
+
+    /// Starts the `go`s waiting their turn while no search runs (a refused one answers and lets the
+    /// next start).
+    fn start_queued(&mut self) {
+        loop {
+            self.reclaim();
+            if matches!(self.slot, Slot::Busy(_)) {
+                return;
+            }
+            match self.queue.pop_front() {
+                None => return,
+                Some(Queued::Refused { error, reply }) => {
+                    self.out.error(&error);
+                    self.out.line(reply);
+                }
+                Some(Queued::Search {
+                    mode,
+                    time,
+                    hold,
+                    position,
+                }) => self.start(mode, time, hold, position.map(|p| *p)),
+            }
         }
-        let root = match self.problem(mode) {
+    }
+
+    /// At the end of input: every search, running or waiting, runs to its answer (a held one answers
+    /// at once).
+    fn finish_all(&mut self) {
+        loop {
+            self.release_held();
+            self.wait_for_search(None);
+            if self.queue.is_empty() {
+                return;
+            }
+            self.start_queued();
+        }
+    }
+
+    /// Starts a search of `position`, or answers at once with an error.
+    fn start(
+        &mut self,
+        mode: Mode,
+        time: Option<Duration>,
+        hold: Hold,
+        position: Option<Position>,
+    ) {
+        let root = match Self::problem(position, mode) {
             Ok(p) => p,
             Err(e) => {
                 self.out.error(&e);
@@ -316,8 +395,8 @@ impl Engine {
     }
 
     /// The position to search, checked as a mate problem (a game `go` needs both kings too).
-    fn problem(&self, mode: Mode) -> Result<Position, String> {
-        let pos = self.position.clone().ok_or(
+    fn problem(position: Option<Position>, mode: Mode) -> Result<Position, String> {
+        let pos = position.ok_or(
             "no position to search (send 'position' first; the last one may have been refused)",
         )?;
         pos.validate_mate_problem().map_err(|e| e.to_string())?;
