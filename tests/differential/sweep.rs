@@ -308,32 +308,21 @@ fn long_seed(default: u64) -> u64 {
     }
 }
 
+/// A long sweep: 10 000 kept positions, 100 000 solver nodes each, seed `long_seed(seed)`.
+fn long_sweep(convention: Convention, seed: u64, lengths: Lengths) {
+    on_big_stack(move || sweep(convention, long_seed(seed), 10_000, 100_000, lengths));
+}
+
 #[test]
 #[ignore = "long: 10 000 positions"]
 fn random_tsume_agree_with_brute_force_10000() {
-    on_big_stack(|| {
-        sweep(
-            Convention::Tsume,
-            long_seed(2),
-            10_000,
-            100_000,
-            Lengths::Any,
-        )
-    });
+    long_sweep(Convention::Tsume, 2, Lengths::Any);
 }
 
 #[test]
 #[ignore = "long: 10 000 positions"]
 fn random_game_agree_with_brute_force_10000() {
-    on_big_stack(|| {
-        sweep(
-            Convention::Game,
-            long_seed(6),
-            10_000,
-            100_000,
-            Lengths::Any,
-        )
-    });
+    long_sweep(Convention::Game, 6, Lengths::Any);
 }
 
 // ---- exact minimax lengths ------------------------------------------------------------------------
@@ -353,29 +342,13 @@ fn minimax_lengths_game() {
 #[test]
 #[ignore = "long: 10 000 positions"]
 fn minimax_lengths_tsume_10000() {
-    on_big_stack(|| {
-        sweep(
-            Convention::Tsume,
-            long_seed(2),
-            10_000,
-            100_000,
-            Lengths::Exact,
-        )
-    });
+    long_sweep(Convention::Tsume, 2, Lengths::Exact);
 }
 
 #[test]
 #[ignore = "long: 10 000 positions"]
 fn minimax_lengths_game_10000() {
-    on_big_stack(|| {
-        sweep(
-            Convention::Game,
-            long_seed(6),
-            10_000,
-            100_000,
-            Lengths::Exact,
-        )
-    });
+    long_sweep(Convention::Game, 6, Lengths::Exact);
 }
 
 // ---- every switch of the search ------------------------------------------------------------------
