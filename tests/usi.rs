@@ -449,7 +449,26 @@ fn infinite_and_ponder_answers_wait_for_stop_or_ponderhit() {
     e.send("ponderhit");
     let best = e.read_until("bestmove", QUICK);
     assert_eq!(best.last().map(String::as_str), Some("bestmove resign"));
+    // `ponderhit` lifts the hold, not the search: a mate that takes a while is still found (Zukou #1
+    // with the attacker's king added, a mate in 69; `ponderhit` once stopped the search, and the
+    // engine resigned a won position).
+    let zukou1 = "1pG1B4/Gs+P6/pP7/n1ls5/3k5/nL4+r1b/1+p1p+R4/1S7/K1N6 b SP2gn2l11p 1";
+    e.send(&format!("position sfen {zukou1}"));
+    e.send("go ponder btime 60000 wtime 60000 byoyomi 0");
+    thread::sleep(Duration::from_millis(20));
+    e.send("ponderhit");
+    let best = e.read_until("bestmove", ANSWER);
+    assert_eq!(best.last().map(String::as_str), Some("bestmove S*5d"));
+    // The end of input lifts the hold, not the search, likewise.
+    let mut e = Engine::ready();
+    e.send(&format!("position sfen {zukou1}"));
+    e.send("go infinite");
+    e.close_stdin();
+    let best = e.read_until("bestmove", ANSWER);
+    assert_eq!(best.last().map(String::as_str), Some("bestmove S*5d"));
+    assert!(e.wait_exit(QUICK).success());
     // Held at the end of input: answered, then the engine leaves.
+    let mut e = Engine::ready();
     e.send(&format!("position sfen {game}"));
     e.send("go infinite");
     e.assert_no("bestmove", Duration::from_millis(200));
@@ -532,6 +551,28 @@ fn progress_lines_follow_pv_interval() {
         pvs += 1;
     }
     assert!(pvs >= 1, "no report with a pv: {lines:?}");
+    // In the canonical game too, whose futile-interposition tests search from other nodes (Zukou #90
+    // printed moves illegal at the root).
+    let zukou90 = "3B1glk1/+Pp2Pp1l1/1S3+RP1s/2s2+B3/S6N1/2pl3p1/2+p6/2G6/+RG3P1Pg b L3n8p 1";
+    e.send("setoption name FutileInterposition value Skip");
+    e.send("setoption name PvInterval value 1");
+    e.send(&format!("position sfen {zukou90}"));
+    e.send("go mate 3000");
+    let root = Position::from_sfen(zukou90).expect("test SFEN");
+    for l in &e.read_until("checkmate", ANSWER) {
+        let Some((_, pv)) = l.split_once(" pv ") else {
+            continue;
+        };
+        let mut pos = root.clone();
+        for usi in pv.split_whitespace() {
+            let m = pos
+                .parse_usi_move(usi)
+                .unwrap_or_else(|| panic!("{usi} is not legal in the line from the root: {l}"));
+            pos.do_move(m);
+        }
+    }
+    e.send("setoption name FutileInterposition value Count");
+    e.send("setoption name PvInterval value 50");
     // While proving, each report comes with the root's proof and disproof numbers.
     let numbers: Vec<_> = lines
         .iter()

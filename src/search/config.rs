@@ -27,9 +27,10 @@ pub struct SearchConfig {
     pub eps_den: u32,
     /// df-pn+ edge cost on the minimised side of every unsolved child, in units of `UNIT`/16: a
     /// line's numbers grow with its depth, so that the search prefers shallow proofs and leaves a
-    /// set of siblings of equal numbers sooner (`edge_plies` bounds where it counts). Counted in the
-    /// main search only (the length-bounded searches of the line phases and the spare game keep
-    /// their own numbers). Off by default: README, *Ablation* (Kotobuki pays for every ply of its
+    /// set of siblings of equal numbers sooner (`edge_plies` bounds where it counts). Counted in
+    /// unbounded searches of the ordinary game: the main search and the futile-interposition tests'
+    /// strict mate searches (their plies from their own root); the length-bounded searches of the
+    /// line phases and the spare and canonical games keep their own numbers. Off by default: README, *Ablation* (Kotobuki pays for every ply of its
     /// forced line) and `edge_plies`.
     pub edge_cost: u32,
     /// The edge cost counts at nodes fewer than this many plies from the root; 0: at every node.

@@ -15,6 +15,8 @@
 //!   If the root ends up disproven only because of such cuts, the limit is doubled, the cut results are
 //!   dropped, and the search goes on: a cut is never an answer.
 
+mod progress;
+
 use super::config::SearchConfig;
 use super::hands;
 use super::loops::{Dependence, PathBoards, PathMap, ROOT_PATH, next_path};
@@ -357,33 +359,6 @@ impl<'a> Dfpn<'a> {
             self.next_info = elapsed + iv;
             let info = self.info();
             (self.on_info)(&info);
-        }
-    }
-
-    /// Reports a mate of `n` plies found by the PV search, with a line of that length (or none), when
-    /// progress reports are wanted.
-    pub fn report_mate(&mut self, n: u32, line: &[Move]) {
-        if self.limits.info_interval.is_none() {
-            return;
-        }
-        let mut info = self.info();
-        info.score_mate = Some(n);
-        info.pv = line.to_vec();
-        (self.on_info)(&info);
-    }
-
-    /// A progress report.
-    pub fn info(&self) -> SearchInfo {
-        SearchInfo {
-            nodes: self.nodes,
-            elapsed: self.start.elapsed(),
-            hashfull: self.tt.hashfull(),
-            pv: self.quick_pv(),
-            root_pn: self.root_numbers.0,
-            root_dn: self.root_numbers.1,
-            max_ply: self.max_ply,
-            gc_count: self.tt.gc_count(),
-            score_mate: None,
         }
     }
 
@@ -767,39 +742,6 @@ impl<'a> Dfpn<'a> {
             kids.iter().filter(|c| c.active).min_by_key(|c| c.dn)
         };
         pick.map_or(0, |c| c.mv.to_u16())
-    }
-
-    /// Up to 16 plies from the root, for progress reports. In the main search (df-pn always descends
-    /// into the most promising child) the line from the root to the node being searched. Elsewhere
-    /// (a bounded search, a canonical or spare phase: other roots, other salts) the main game's best
-    /// moves in the table, walked from the root with the main salt and the root's own path key
-    /// (`move_from_u16` keeps only legal moves). Reports are made deep in the tree: they once walked
-    /// from the current node instead of the root, and printed moves illegal there.
-    fn quick_pv(&self) -> Vec<Move> {
-        if self.horizon == UNBOUNDED && !self.spare && !self.futile_skip {
-            return self.line.iter().take(16).copied().collect();
-        }
-        let mut pos = self.root.clone();
-        let mut line = vec![];
-        let mut path = ROOT_PATH ^ pos.key() ^ self.main_salt;
-        for _ in 0..16 {
-            let p = self.tt.probe(
-                pos.board_key() ^ self.main_salt,
-                pos.hand(self.attacker),
-                path,
-                UNBOUNDED,
-            );
-            if !p.found || p.best == 0 {
-                break;
-            }
-            let Some(m) = pos.move_from_u16(p.best) else {
-                break;
-            };
-            line.push(m);
-            path = next_path(path, m);
-            pos.do_move(m);
-        }
-        line
     }
 }
 

@@ -75,6 +75,9 @@ pub fn run_with_limits(
             engine.finish_all();
             return 0;
         };
+        // A search that answered lets the next `go` start first, so that this command (a `stop`, a
+        // `ponderhit`) reaches the search it is meant for.
+        engine.start_queued();
         log::debug!("< {line}");
         if !engine.handle(command::parse(&line)) {
             return 0;
@@ -152,6 +155,9 @@ struct Job {
     /// Set by the search thread just before it prints its answer: from then on the job is over as far as
     /// the GUI is concerned, and a new `go` may join it.
     answered: Arc<AtomicBool>,
+    /// Lets a held answer (`Hold`) go once the search is over, without stopping the search
+    /// (`ponderhit`, the end of input); `stop` lets it go too.
+    release: Arc<AtomicBool>,
 }
 
 /// Where the solver is: not built yet (built lazily so that `usi` is answered at once), idle, or lent to a
@@ -297,23 +303,24 @@ impl Engine {
         });
     }
 
-    /// `ponderhit`: kanju does not ponder, so the move it found while "pondering" is its move: a
-    /// `go ponder` search ends and answers now. Anything else ignores it.
+    /// `ponderhit`: the move a `go ponder` search finds is now wanted. The search goes on (kanju does
+    /// not ponder: it searches the same way either way) and answers as soon as it is over, no longer
+    /// waiting for `stop`. Anything else ignores it.
     fn ponder_hit(&self) {
-        if let Slot::Busy(job) = &self.slot
-            && job.hold == Hold::Ponder
-        {
-            job.stop.store(true, Ordering::Relaxed);
-        }
+        self.release_if(|hold| hold == Hold::Ponder);
     }
 
-    /// The end of input: a search that waits for `stop` before it answers (`Hold`) would wait for
-    /// ever, so it answers now.
+    /// The end of input: a held answer (`Hold`) would wait for ever, so the search answers as soon as
+    /// it is over (it is not stopped: like any search at the end of input, it runs to its answer).
     fn release_held(&self) {
+        self.release_if(|hold| hold != Hold::No);
+    }
+
+    fn release_if(&self, which: impl Fn(Hold) -> bool) {
         if let Slot::Busy(job) = &self.slot
-            && job.hold != Hold::No
+            && which(job.hold)
         {
-            job.stop.store(true, Ordering::Relaxed);
+            job.release.store(true, Ordering::Relaxed);
         }
     }
 
@@ -488,7 +495,8 @@ fn spawn_search(
 ) -> std::io::Result<Job> {
     let stop = Arc::new(AtomicBool::new(false));
     let answered = Arc::new(AtomicBool::new(false));
-    let (stop2, answered2) = (stop.clone(), answered.clone());
+    let release = Arc::new(AtomicBool::new(false));
+    let (stop2, answered2, release2) = (stop.clone(), answered.clone(), release.clone());
     let handle = thread::Builder::new()
         .name("search".into())
         .stack_size(crate::search::SEARCH_STACK_BYTES)
@@ -500,7 +508,7 @@ fn spawn_search(
                 &stop2,
                 &answered2,
                 mode,
-                hold,
+                (hold, &release2),
                 &out,
             );
             solver
@@ -510,6 +518,7 @@ fn spawn_search(
         hold,
         stop,
         answered,
+        release,
     })
 }
 
@@ -532,7 +541,7 @@ fn search(
     stop: &AtomicBool,
     answered: &AtomicBool,
     mode: Mode,
-    hold: Hold,
+    (hold, release): (Hold, &AtomicBool),
     out: &Output,
 ) {
     let mut on_info = |info: &crate::search::SearchInfo| {
@@ -546,9 +555,13 @@ fn search(
         }
     };
     let report = solver.solve(root, limits, stop, &mut on_info);
-    // A held answer waits for `stop` (or `ponderhit`, which sets it for a ponder search; the end of
-    // input sets it too), or for a GUI that has gone away.
-    while hold != Hold::No && !stop.load(Ordering::Relaxed) && !out.is_broken() {
+    // A held answer waits for `stop`, for its release (`ponderhit` for a ponder search, the end of
+    // input), or for a GUI that has gone away.
+    while hold != Hold::No
+        && !stop.load(Ordering::Relaxed)
+        && !release.load(Ordering::Relaxed)
+        && !out.is_broken()
+    {
         thread::sleep(Duration::from_millis(2));
     }
     answered.store(true, Ordering::Release);

@@ -1,0 +1,82 @@
+//! Progress reports of a search: the `info` a front end prints while it runs (nodes, time, table
+//! fill, the root's numbers, a line from the root) and the mates the line phases find.
+
+use super::Dfpn;
+use crate::position::Move;
+use crate::search::SearchInfo;
+use crate::search::loops::{ROOT_PATH, next_path};
+use crate::search::tt::UNBOUNDED;
+
+impl Dfpn<'_> {
+    /// Reports a mate of `n` plies found by the PV search, with a line of that length (or none), when
+    /// progress reports are wanted.
+    pub fn report_mate(&mut self, n: u32, line: &[Move]) {
+        if self.limits.info_interval.is_none() {
+            return;
+        }
+        let mut info = self.info();
+        info.score_mate = Some(n);
+        info.pv = line.to_vec();
+        (self.on_info)(&info);
+    }
+
+    /// A progress report.
+    pub fn info(&self) -> SearchInfo {
+        SearchInfo {
+            nodes: self.nodes,
+            elapsed: self.start.elapsed(),
+            hashfull: self.tt.hashfull(),
+            pv: self.quick_pv(),
+            root_pn: self.root_numbers.0,
+            root_dn: self.root_numbers.1,
+            max_ply: self.max_ply,
+            gc_count: self.tt.gc_count(),
+            score_mate: None,
+        }
+    }
+
+    /// Up to 16 plies from the root, for progress reports. In the main search (df-pn always descends
+    /// into the most promising child) the line from the root to the node being searched: the moves
+    /// `mid` played, used only when they lead from the root to the current position (a nested search
+    /// — a futile-interposition test, a re-proof deep in a line — starts from another node, with moves
+    /// played outside `mid`). Otherwise the main game's best moves in the table, walked from the root
+    /// with the main salt and the root's own path key. Every move is checked legal (`move_from_u16`).
+    /// Reports are made deep in the tree: they once walked from the current node instead of the root,
+    /// and printed moves illegal there.
+    fn quick_pv(&self) -> Vec<Move> {
+        if self.horizon == UNBOUNDED && !self.spare && !self.futile_skip {
+            let mut pos = self.root.clone();
+            let from_root = self.line.iter().all(|&m| {
+                let legal = pos.move_from_u16(m.to_u16()) == Some(m);
+                if legal {
+                    pos.do_move(m);
+                }
+                legal
+            });
+            if from_root && pos.key() == self.pos.key() {
+                return self.line.iter().take(16).copied().collect();
+            }
+        }
+        let mut pos = self.root.clone();
+        let mut line = vec![];
+        let mut path = ROOT_PATH ^ pos.key() ^ self.main_salt;
+        for _ in 0..16 {
+            let p = self.tt.probe(
+                pos.board_key() ^ self.main_salt,
+                pos.hand(self.attacker),
+                path,
+                UNBOUNDED,
+            );
+            if !p.found || p.best == 0 {
+                break;
+            }
+            let Some(m) = pos.move_from_u16(p.best) else {
+                break;
+            };
+            line.push(m);
+            path = next_path(path, m);
+            pos.do_move(m);
+        }
+        line
+    }
+}
