@@ -513,6 +513,27 @@ fn game_go_plays_the_mate_or_resigns() {
     );
 }
 
+/// Replays the `pv` of every line that has one from `sfen`, panicking at a move illegal there;
+/// returns how many lines had one.
+fn pvs_from_root(sfen: &str, lines: &[String]) -> usize {
+    let root = Position::from_sfen(sfen).expect("test SFEN");
+    let mut pvs = 0;
+    for l in lines {
+        let Some((_, pv)) = l.split_once(" pv ") else {
+            continue;
+        };
+        let mut pos = root.clone();
+        for usi in pv.split_whitespace() {
+            let m = pos
+                .parse_usi_move(usi)
+                .unwrap_or_else(|| panic!("{usi} is not legal in the line from the root: {l}"));
+            pos.do_move(m);
+        }
+        pvs += 1;
+    }
+    pvs
+}
+
 #[test]
 fn progress_lines_follow_pv_interval() {
     let mut e = Engine::ready();
@@ -535,22 +556,10 @@ fn progress_lines_follow_pv_interval() {
     }
     // A report's `pv`, when there is one, is a line from the root (the reports are made deep in the
     // tree; they once walked from there).
-    let root = Position::from_sfen(MICROCOSMOS).expect("test SFEN");
-    let mut pvs = 0;
-    for l in &lines {
-        let Some((_, pv)) = l.split_once(" pv ") else {
-            continue;
-        };
-        let mut pos = root.clone();
-        for usi in pv.split_whitespace() {
-            let m = pos
-                .parse_usi_move(usi)
-                .unwrap_or_else(|| panic!("{usi} is not legal in the line from the root: {l}"));
-            pos.do_move(m);
-        }
-        pvs += 1;
-    }
-    assert!(pvs >= 1, "no report with a pv: {lines:?}");
+    assert!(
+        pvs_from_root(MICROCOSMOS, &lines) >= 1,
+        "no report with a pv: {lines:?}"
+    );
     // In the canonical game too, whose futile-interposition tests search from other nodes (Zukou #90
     // printed moves illegal at the root).
     let zukou90 = "3B1glk1/+Pp2Pp1l1/1S3+RP1s/2s2+B3/S6N1/2pl3p1/2+p6/2G6/+RG3P1Pg b L3n8p 1";
@@ -558,19 +567,7 @@ fn progress_lines_follow_pv_interval() {
     e.send("setoption name PvInterval value 1");
     e.send(&format!("position sfen {zukou90}"));
     e.send("go mate 3000");
-    let root = Position::from_sfen(zukou90).expect("test SFEN");
-    for l in &e.read_until("checkmate", ANSWER) {
-        let Some((_, pv)) = l.split_once(" pv ") else {
-            continue;
-        };
-        let mut pos = root.clone();
-        for usi in pv.split_whitespace() {
-            let m = pos
-                .parse_usi_move(usi)
-                .unwrap_or_else(|| panic!("{usi} is not legal in the line from the root: {l}"));
-            pos.do_move(m);
-        }
-    }
+    pvs_from_root(zukou90, &e.read_until("checkmate", ANSWER));
     e.send("setoption name FutileInterposition value Count");
     e.send("setoption name PvInterval value 50");
     // While proving, each report comes with the root's proof and disproof numbers.
