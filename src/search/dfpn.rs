@@ -278,6 +278,13 @@ impl<'a> Dfpn<'a> {
         }
     }
 
+    /// An unbounded search of the ordinary game: the main search, or a futile-interposition test's
+    /// strict mate search (not a length-bounded line phase, not the spare or canonical game).
+    #[inline(always)]
+    pub(super) fn in_ordinary_unbounded_search(&self) -> bool {
+        self.horizon == UNBOUNDED && !self.spare && !self.futile_skip
+    }
+
     /// The table key of the current position.
     #[inline(always)]
     pub fn tt_key(&self) -> u64 {
@@ -468,7 +475,7 @@ impl<'a> Dfpn<'a> {
         let end = self.children.len();
         let agg = self.config.aggregation;
         // The df-pn+ edge cost: in the main search only, near the root (`SearchConfig::edge_plies`).
-        let edge = if self.horizon == UNBOUNDED && !self.spare && !self.futile_skip {
+        let edge = if self.in_ordinary_unbounded_search() {
             self.config.edge_at(ply)
         } else {
             0

@@ -40,13 +40,7 @@ impl Output {
         // Control characters are written escaped: messages quote input (a refused SFEN), and a raw
         // CR, ESC or NUL would end the line early or reach the GUI's terminal as a command.
         let mut line = String::from("info string error: ");
-        for c in message.chars() {
-            if c.is_control() {
-                line.extend(c.escape_default());
-            } else {
-                line.push(c);
-            }
-        }
+        push_escaped(&mut line, message.chars());
         self.line(&line);
     }
 
@@ -56,22 +50,22 @@ impl Output {
     }
 }
 
-/// `info time … nodes … nps … hashfull … [score mate N] [pv …]` for a progress report (`score mate`
-/// once the PV search has a proven length).
+/// Appends `chars` to `out`, control characters escaped (`\u{1b}`, `\r`).
+fn push_escaped(out: &mut String, chars: impl Iterator<Item = char>) {
+    for c in chars {
+        if c.is_control() {
+            out.extend(c.escape_default());
+        } else {
+            out.push(c);
+        }
+    }
+}
+
 /// Input text as an error message quotes it: control characters escaped, and cut after
 /// `SHOWN_CHARS` characters (a megabyte of garbage is not echoed back in full).
 pub fn shown(text: &str) -> String {
-    let mut out: String = text
-        .chars()
-        .take(SHOWN_CHARS)
-        .flat_map(|c| {
-            if c.is_control() {
-                c.escape_default().collect::<Vec<_>>()
-            } else {
-                vec![c]
-            }
-        })
-        .collect();
+    let mut out = String::new();
+    push_escaped(&mut out, text.chars().take(SHOWN_CHARS));
     if text.chars().nth(SHOWN_CHARS).is_some() {
         out.push('…');
     }
@@ -80,6 +74,8 @@ pub fn shown(text: &str) -> String {
 
 const SHOWN_CHARS: usize = 80;
 
+/// `info time … nodes … nps … hashfull … [score mate N] [pv …]` for a progress report (`score mate`
+/// once the PV search has a proven length).
 pub fn info_line(info: &SearchInfo) -> String {
     let mut s = format!(
         "info time {} nodes {} nps {} hashfull {}",

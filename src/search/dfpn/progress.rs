@@ -44,7 +44,7 @@ impl Dfpn<'_> {
     /// Reports are made deep in the tree: they once walked from the current node instead of the root,
     /// and printed moves illegal there.
     fn quick_pv(&self) -> Vec<Move> {
-        if self.horizon == UNBOUNDED && !self.spare && !self.futile_skip {
+        if self.in_ordinary_unbounded_search() {
             let mut pos = self.root.clone();
             let from_root = self.line.iter().all(|&m| {
                 let legal = pos.move_from_u16(m.to_u16()) == Some(m);
