@@ -51,6 +51,9 @@ pub struct Report {
     pub alternatives: Option<Alternatives>,
     /// With futile interpositions skipped: the canonical length (the line printed is that long).
     pub canonical_length: Option<u32>,
+    /// For a mate: the plies within which it is proven (`SolveResult::mate_bound`), what a `score
+    /// mate` may claim.
+    pub mate_bound: Option<u32>,
     /// Table entries the search placed (`SolveResult::entries`).
     pub entries: u64,
 }
@@ -281,6 +284,7 @@ impl CheckedSolver {
                 exact: r.exact,
                 alternatives: r.alternatives,
                 canonical_length: r.canonical_length,
+                mate_bound: r.mate_bound,
                 entries: r.entries,
             },
             Ok(Err(e)) => Report {
@@ -291,6 +295,7 @@ impl CheckedSolver {
                 exact: false,
                 alternatives: None,
                 canonical_length: None,
+                mate_bound: None,
                 entries: 0,
             },
             Err(_) => {
@@ -306,6 +311,7 @@ impl CheckedSolver {
                     exact: false,
                     alternatives: None,
                     canonical_length: None,
+                    mate_bound: None,
                     entries: 0,
                 }
             }

@@ -121,7 +121,7 @@ fn solve_json() {
     let mate = &lines[0];
     assert!(
         mate.starts_with(&format!(
-            "{{\"sfen\":\"{MATE1}\",\"result\":\"mate\",\"length\":1,\"pv\":[\""
+            "{{\"sfen\":\"{MATE1}\",\"result\":\"mate\",\"length\":1,\"bound\":1,\"pv\":[\""
         )),
         "{mate}"
     );
@@ -134,7 +134,7 @@ fn solve_json() {
     let error = &lines[1];
     assert!(
         error.starts_with(
-            r#"{"sfen":"not a sfen","result":"error","length":null,"pv":[],"nodes":0,"time_ms":"#
+            r#"{"sfen":"not a sfen","result":"error","length":null,"bound":null,"pv":[],"nodes":0,"time_ms":"#
         ),
         "{error}"
     );
@@ -155,7 +155,7 @@ fn solve_pv_levels() {
     let out = kanju(&["solve", "--hash-mb", "16", "--json", sfen], "");
     let line = &stdout_lines(&out)[0];
     assert!(
-        line.contains("\"length\":3,") && line.contains("\"exact\":true"),
+        line.contains("\"length\":3,\"bound\":3,") && line.contains("\"exact\":true"),
         "{line}"
     );
     for level in ["none", "upper-bound", "min-length"] {
@@ -169,6 +169,28 @@ fn solve_pv_levels() {
     }
     let out = kanju(&["solve", "--pv", "shortest", sfen], "");
     assert_eq!(out.status.code(), Some(2));
+}
+
+/// A line not proven shortest (Zukou #37: the PV phase's budget ends long before its 23 plies are
+/// proven exact) is printed with its note: on stderr in text, as `note`, `"exact":false` and the
+/// proven `bound` in JSON.
+#[test]
+fn solve_says_when_the_line_is_not_proven_shortest() {
+    const ZUKOU_37: &str = "1R7/9/g1+P6/+P2s5/1+bk+pg4/GN1Rl4/Pn+p6/3S5/9 b B2N3Pg2s3l10p 1";
+    let note = "the search stopped before the line was proven shortest: mate in 23 or less";
+    let out = kanju(&["solve", "--hash-mb", "64", ZUKOU_37], "");
+    let line = &stdout_lines(&out)[0];
+    assert!(line.starts_with("mate 19 "), "{line}");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(stderr.trim_end(), format!("kanju: {ZUKOU_37}: {note}"));
+    let out = kanju(&["solve", "--hash-mb", "64", "--json", ZUKOU_37], "");
+    let line = &stdout_lines(&out)[0];
+    assert!(
+        line.contains("\"length\":19,\"bound\":23,")
+            && line.contains(&format!("\"exact\":false,\"note\":\"{note}\"")),
+        "{line}"
+    );
+    assert!(out.stderr.is_empty());
 }
 
 /// `--check-alternatives`: an indented `alternative …` line after the answer in text, an

@@ -984,6 +984,38 @@ fn post_search_level_chooses_the_line() {
     );
 }
 
+/// A line the PV phase could not prove shortest (its budget ends first) is printed, but its `score
+/// mate` claims only the proven bound: Zukou #37 is proven in 0.5 M nodes, its 23 plies exact only
+/// after 44 M (35 s), so the default phase stops with a 19-ply line whose defender did not take the
+/// longest reply; `score mate 19` would claim a mate the defender can outlast.
+#[test]
+fn a_line_not_proven_shortest_claims_only_its_bound() {
+    const ZUKOU_37: &str = "1R7/9/g1+P6/+P2s5/1+bk+pg4/GN1Rl4/Pn+p6/3S5/9 b B2N3Pg2s3l10p 1";
+    let mut e = Engine::ready();
+    e.send(&format!("position sfen {ZUKOU_37}"));
+    e.send("go mate 60000");
+    let lines = e.read_until("checkmate", ANSWER);
+    let answer = lines.last().unwrap();
+    let line = assert_mate(ZUKOU_37, answer, 19);
+    let bound: usize = lines
+        .iter()
+        .find_map(|l| {
+            l.strip_prefix(
+                "info string the search stopped before the line was proven shortest: mate in ",
+            )?
+            .strip_suffix(" or less")?
+            .parse()
+            .ok()
+        })
+        .unwrap_or_else(|| panic!("no bound reported: {lines:?}"));
+    assert!(line.len() < bound, "the line is exact after all: {lines:?}");
+    let moves = answer.strip_prefix("checkmate ").unwrap();
+    assert!(
+        lines.contains(&format!("info score mate {bound} pv {moves}")),
+        "the score is not the bound {bound}: {lines:?}"
+    );
+}
+
 /// `CheckAlternatives`: announced as a check option, off by default (no `alternative` lines); on, the
 /// other mating move of a mate in 1 with two solutions is reported in an `info string` before the
 /// answer, and a one-solution mate in 3 is reported as having none.

@@ -617,6 +617,7 @@ mod tests {
             exact: false,
             alternatives: None,
             canonical_length: None,
+            mate_bound: None,
             entries: nodes / 2,
         };
         let mut t = Totals::default();

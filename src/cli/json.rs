@@ -15,6 +15,10 @@ pub struct SolveRecord<'a> {
     pub result: &'static str,
     /// Plies of the mate; `null` unless `result` is `mate`.
     pub length: Option<usize>,
+    /// For a mate: the plies within which it is proven against every defence (an upper bound of the
+    /// minimax length; `length` itself when `exact`, possibly more when the line is not proven
+    /// shortest and its defender did not take the longest reply); `null` unless `result` is `mate`.
+    pub bound: Option<u32>,
     /// The mating line in USI notation; empty unless `result` is `mate`.
     pub pv: Vec<String>,
     pub nodes: u64,
@@ -61,6 +65,9 @@ impl<'a> SolveRecord<'a> {
             sfen,
             result,
             length: matches!(report.answer, Answer::Mate(_)).then_some(pv.len()),
+            bound: report
+                .mate_bound
+                .filter(|_| matches!(report.answer, Answer::Mate(_))),
             pv,
             nodes: report.nodes,
             time_ms: u64::try_from(report.elapsed.as_millis()).unwrap_or(u64::MAX),
@@ -103,6 +110,7 @@ mod tests {
             exact: false,
             alternatives: None,
             canonical_length: None,
+            mate_bound: None,
             entries: 6,
         }
     }

@@ -129,7 +129,14 @@ pub fn run_solve(
             all_ok &= rendered.ok;
             progress.suspend(|| {
                 out.write_all(rendered.text.as_bytes())?;
-                out.flush()
+                out.flush()?;
+                if let Some(note) = &rendered.note {
+                    // A person reading the text or KIF learns here what JSON's `note` says (why
+                    // the line is not proven shortest, why a search gave up): on stderr, so that
+                    // scripts reading one answer per line are not disturbed.
+                    eprintln!("kanju: {note}");
+                }
+                Ok(())
             })
         },
     )?;
@@ -146,6 +153,9 @@ pub struct Rendered {
     pub text: String,
     /// False when the answer was `error`.
     pub ok: bool,
+    /// For stderr (text and KIF formats; JSON has its `note` field): the problem and its report's
+    /// note.
+    pub note: Option<String>,
 }
 
 /// Writes one answer in the chosen format.
@@ -166,10 +176,15 @@ pub fn render(
                 exact: false,
                 alternatives: None,
                 canonical_length: None,
+                mate_bound: None,
                 entries: 0,
             };
             &refused
         }
+    };
+    let note = match (opts.format, &report.note) {
+        (Format::Json, _) | (_, None) => None,
+        (_, Some(note)) => Some(format!("{}: {}", one_line(text), one_line(note))),
     };
     let text = match (opts.format, solved) {
         (Format::Json, _) => format!("{}\n", SolveRecord::new(text, report).to_line()),
@@ -191,6 +206,7 @@ pub fn render(
     Rendered {
         text,
         ok: !matches!(report.answer, Answer::Error(_)),
+        note,
     }
 }
 

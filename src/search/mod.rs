@@ -100,6 +100,11 @@ pub struct SolveResult {
     /// For a mate with `Futile::Skip`: the canonical length (futile interpositions not counted), when
     /// the canonical line was found; the printed line is then that line.
     pub canonical_length: Option<u32>,
+    /// For a mate: the plies within which the mate is proven against every defence — an upper bound
+    /// of the minimax length, the line's own length when `exact`. A line that is not exact may be
+    /// shorter than this (its defender need not take the longest reply), so a `score mate` claims this
+    /// number, never the shorter line's length.
+    pub mate_bound: Option<u32>,
     /// Table entries this solve placed (new positions or results, not updates in place; the table is
     /// not cleared between solves, so this counts only what the solve added).
     pub entries: u64,
@@ -239,10 +244,18 @@ impl Solver {
         let mut exact = false;
         let mut alternatives = None;
         let mut canonical_length = None;
+        let mut mate_bound = None;
         let outcome = match search.run() {
             RootResult::Proven => match pv::extract(&mut search, self.pv_level) {
                 Some(line) if verify_mate_line(root, &line.moves) => {
                     exact = line.exact;
+                    // The bound holds for every line the walk reads (each is within it); a first
+                    // line (`PvLevel::None`) may be longer than the root's recorded length, and its
+                    // own length bounds the minimax then.
+                    mate_bound = Some(
+                        line.bound
+                            .map_or(line.moves.len() as u32, |b| b.max(line.moves.len() as u32)),
+                    );
                     if self.pv_level == PvLevel::MinLength && !exact {
                         note = Some(match line.bound {
                             Some(b) => format!(
@@ -256,6 +269,9 @@ impl Solver {
                         match pv::canonical(&mut search, &line) {
                             Some(c) if verifies_canonical(&mut search, &c.moves) => {
                                 canonical_length = Some(c.moves.len() as u32);
+                                // The canonical game's own length (the line's: `canonical`
+                                // returns lines of its proven bound's length or ranked ones).
+                                mate_bound = canonical_length;
                                 exact = c.exact;
                                 // `canonical` returns only lines of the proven bound's length,
                                 // or lines the composers' ranking chose.
@@ -324,6 +340,7 @@ impl Solver {
             exact,
             alternatives,
             canonical_length,
+            mate_bound,
             entries: search.tt.entries_written().saturating_sub(written_before),
             inferior_cuts: search.inferior_cuts,
             pump_children: search.pump_children,

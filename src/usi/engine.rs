@@ -580,11 +580,12 @@ fn search(
                     out.line(&format!("info string {text}"));
                 }
             }
-            out.line(&format!(
-                "info score mate {} pv {}",
-                line.len(),
-                usi_moves(line)
-            ));
+            // The score claims only what is proven: a line not proven shortest may be shorter
+            // than the longest defence, and its bound is the claim.
+            let score = report
+                .mate_bound
+                .map_or(line.len(), |b| (b as usize).max(line.len()));
+            out.line(&format!("info score mate {score} pv {}", usi_moves(line)));
         }
         _ => {}
     }
