@@ -147,7 +147,7 @@ fn main() -> ExitCode {
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn")).init();
     match Cli::parse().command {
         None => {
-            let code = kanju::usi::run(BufReader::new(std::io::stdin()), std::io::stdout());
+            let code = kanju::usi::run_stdio();
             ExitCode::from(code as u8)
         }
         Some(command) => on_search_stack(move || run_command(command)).unwrap_or_else(|| {

@@ -866,39 +866,51 @@ fn end_of_input_during_a_timed_search_answers_then_exits() {
 
 #[test]
 fn a_gui_that_closes_both_pipes_does_not_leave_a_search_running() {
-    // The GUI dies during `go mate infinite`: stdin ends and stdout has no reader. The next progress
-    // line fails to write, and the engine stops the search and exits instead of searching forever.
-    let mut child = Command::new(env!("CARGO_BIN_EXE_kanju"))
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("the engine starts");
-    let mut stdin = child.stdin.take().expect("piped stdin");
-    let stdout = child.stdout.take().expect("piped stdout");
-    writeln!(
-        stdin,
-        "setoption name USI_Hash value 16\nsetoption name PvInterval value 100\nposition sfen {MICROCOSMOS}\ngo mate infinite"
-    )
-    .unwrap();
-    stdin.flush().unwrap();
-    let mut first = String::new();
-    BufReader::new(stdout).read_line(&mut first).unwrap();
-    assert!(first.starts_with("info"), "{first}");
-    // Dropping both ends is what a crashed GUI does.
-    drop(stdin);
-    let deadline = Instant::now() + ANSWER;
-    let status = loop {
-        if let Some(status) = child.try_wait().unwrap() {
-            break status;
+    // The GUI dies during `go mate infinite`: stdin ends and stdout has no reader. With progress lines
+    // the next one fails to write; without any (`PvInterval 0`) the engine sees the pipe's reader
+    // gone. Either way it stops the search and exits instead of searching forever.
+    for interval in [100, 0] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_kanju"))
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("the engine starts");
+        let mut stdin = child.stdin.take().expect("piped stdin");
+        let stdout = child.stdout.take().expect("piped stdout");
+        writeln!(
+            stdin,
+            "setoption name USI_Hash value 16\nsetoption name PvInterval value {interval}\nposition sfen {MICROCOSMOS}\ngo mate infinite\nisready"
+        )
+        .unwrap();
+        stdin.flush().unwrap();
+        let mut reader = BufReader::new(stdout);
+        // The search runs (`readyok` comes during it), and progress lines flow if asked for.
+        let mut seen = String::new();
+        while !(seen.contains("readyok") && (interval == 0 || seen.contains("info time"))) {
+            let before = seen.len();
+            reader.read_line(&mut seen).unwrap();
+            assert!(
+                seen.len() > before,
+                "PvInterval {interval}: output ended: {seen}"
+            );
         }
-        if Instant::now() > deadline {
-            let _ = child.kill();
-            panic!("the engine kept searching after its GUI went away");
-        }
-        thread::sleep(Duration::from_millis(20));
-    };
-    assert!(status.success(), "{status:?}");
+        // Dropping both ends is what a crashed GUI does.
+        drop(stdin);
+        drop(reader);
+        let deadline = Instant::now() + ANSWER;
+        let status = loop {
+            if let Some(status) = child.try_wait().unwrap() {
+                break status;
+            }
+            if Instant::now() > deadline {
+                let _ = child.kill();
+                panic!("PvInterval {interval}: the engine kept searching after its GUI went away");
+            }
+            thread::sleep(Duration::from_millis(20));
+        };
+        assert!(status.success(), "PvInterval {interval}: {status:?}");
+    }
 }
 
 /// Latencies a GUI feels, measured rather than asserted (run with `--ignored --nocapture`): the time

@@ -53,8 +53,21 @@ pub fn run_with_limits(
     output: impl Write + Send + 'static,
     limits: EngineLimits,
 ) -> i32 {
+    run_on(input, Output::new(output), limits)
+}
+
+/// `run` on the process's stdin and stdout, whose reader is watched (`Output::stdout`).
+pub fn run_stdio() -> i32 {
+    run_on(
+        std::io::BufReader::new(std::io::stdin()),
+        Output::stdout(),
+        EngineLimits::default(),
+    )
+}
+
+fn run_on(input: impl BufRead + Send + 'static, out: Output, limits: EngineLimits) -> i32 {
     let lines = spawn_reader(input);
-    let mut engine = Engine::new(Output::new(output), limits);
+    let mut engine = Engine::new(out, limits);
     loop {
         // With `go`s waiting their turn, the loop also wakes to start the next when a search is over.
         let line = if engine.queue.is_empty() {

@@ -8,4 +8,4 @@ pub mod engine;
 pub mod options;
 pub mod output;
 
-pub use engine::{EngineLimits, run, run_with_limits};
+pub use engine::{EngineLimits, run, run_stdio, run_with_limits};

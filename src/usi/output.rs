@@ -14,6 +14,9 @@ use std::time::Duration;
 pub struct Output {
     sink: Arc<Mutex<Box<dyn Write + Send>>>,
     broken: Arc<AtomicBool>,
+    /// The file descriptor behind `sink`, when it is one (the process's stdout): its reader's going
+    /// away is then seen without writing (`reader_gone`).
+    fd: Option<i32>,
 }
 
 impl Output {
@@ -21,6 +24,16 @@ impl Output {
         Output {
             sink: Arc::new(Mutex::new(Box::new(sink))),
             broken: Arc::new(AtomicBool::new(false)),
+            fd: None,
+        }
+    }
+
+    /// The process's standard output, watched for its reader: a GUI that dies while a search prints
+    /// nothing (`PvInterval 0`, `go mate infinite`) is noticed at once, not at the answer.
+    pub fn stdout() -> Output {
+        Output {
+            fd: Some(1),
+            ..Output::new(std::io::stdout())
         }
     }
 
@@ -44,10 +57,40 @@ impl Output {
         self.line(&line);
     }
 
-    /// True once a write failed (the GUI closed the pipe).
+    /// True once a write failed (the GUI closed the pipe), or once the watched descriptor's reader is
+    /// gone.
     pub fn is_broken(&self) -> bool {
-        self.broken.load(Ordering::Relaxed)
+        if self.broken.load(Ordering::Relaxed) {
+            return true;
+        }
+        let gone = self.fd.is_some_and(reader_gone);
+        if gone {
+            self.broken.store(true, Ordering::Relaxed);
+        }
+        gone
     }
+}
+
+/// Whether nobody can read what is written to `fd` any more: `poll` reports `POLLERR` on a pipe whose
+/// read end is closed and `POLLHUP` on a hung-up terminal or socket; a file or a live reader reports
+/// neither (with no events asked for, those are the only bits it can set besides `POLLNVAL`, which a
+/// closed descriptor gives and which is not counted: the writes themselves will say so).
+#[cfg(target_os = "linux")]
+fn reader_gone(fd: i32) -> bool {
+    let mut p = libc::pollfd {
+        fd,
+        events: 0,
+        revents: 0,
+    };
+    // SAFETY: `poll` is given one valid `pollfd` it may write (`revents`) and its count, 1; a zero
+    // timeout makes it return at once. It touches no other memory, whatever `fd` is.
+    let n = unsafe { libc::poll(&mut p, 1, 0) };
+    n == 1 && p.revents & (libc::POLLERR | libc::POLLHUP) != 0
+}
+
+#[cfg(not(target_os = "linux"))]
+fn reader_gone(_fd: i32) -> bool {
+    false
 }
 
 /// Appends `chars` to `out`, control characters escaped (`\u{1b}`, `\r`).
