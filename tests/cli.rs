@@ -524,6 +524,18 @@ fn bench_filter_limit_and_broken_rows() {
     assert_eq!(out.status.code(), Some(1));
     let out = kanju(&["bench", "/no/such/file.tsv"], "");
     assert_eq!(out.status.code(), Some(2));
+    // Bytes that are not UTF-8 spoil only their row: a note in Shift JIS leaves its row good, a
+    // damaged row is one wrong row, and the rest of the file is benched.
+    let mut bytes = format!("f-sjis\t{MATE1}\tmate:1\t\t").into_bytes();
+    bytes.extend_from_slice(b"\x90\x7d\x8d\x49\n\xff\xfe\n");
+    bytes.extend_from_slice(format!("f-after\t{NOMATE}\tnomate\t\t\n").as_bytes());
+    std::fs::write(&tsv.path, bytes).unwrap();
+    let out = kanju(&["bench", "--hash-mb", "1", tsv.path()], "");
+    let lines = stdout_lines(&out);
+    let summary = lines.last().expect("summary");
+    assert_eq!(count(summary, "problems"), 3, "{lines:?}");
+    assert_eq!(count(summary, "solved"), 2, "{lines:?}");
+    assert_eq!(count(summary, "wrong"), 1, "{lines:?}");
 }
 
 #[test]

@@ -308,8 +308,11 @@ pub fn run_bench(
     let mut all = Totals::default();
     for path in files {
         let path = path.as_ref();
-        let text = std::fs::read_to_string(path)
+        let bytes = std::fs::read(path)
             .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", path.display())))?;
+        // A byte that is not UTF-8 (a note in Shift JIS, a damaged row) spoils its row at most: the
+        // row's columns are read as they are, and a broken SFEN is refused like any other.
+        let text = String::from_utf8_lossy(&bytes);
         let totals = bench_file(&mut solver, path, &text, opts, out)?;
         writeln!(out, "{}", totals.summary(&path.display().to_string()))?;
         out.flush()?;

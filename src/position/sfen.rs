@@ -121,6 +121,16 @@ impl Position {
                 "a king cannot be in hand: '{hand}'"
             )));
         }
+        // A count is a number of pieces, at least one: the parser would read `0G` as no gold and
+        // `03P` as three pawns, a hand no writer of SFEN means.
+        if let Some(hand) = head.split_whitespace().nth(3) {
+            let b = hand.as_bytes();
+            if (0..b.len()).any(|i| b[i] == b'0' && (i == 0 || !b[i - 1].is_ascii_digit())) {
+                return Err(SfenError::Syntax(format!(
+                    "a count in hand starts with 0: '{hand}'"
+                )));
+            }
+        }
         // Fields apart by any run of blanks, as people type them.
         let head = head.split_whitespace().collect::<Vec<_>>().join(" ");
         let partial = PartialPosition::from_usi(&head).map_err(|e| syntax_error(&head, &e))?;
@@ -305,6 +315,12 @@ mod tests {
             ("4k4/9/9/9/9/9/9/9/4K4 b RKk 1", |e| {
                 matches!(e, SfenError::Syntax(_))
             }),
+            ("4k4/9/9/9/9/9/9/9/4K4 b 0G 1", |e| {
+                matches!(e, SfenError::Syntax(_))
+            }),
+            ("4k4/9/9/9/9/9/9/9/4K4 b 03P 1", |e| {
+                matches!(e, SfenError::Syntax(_))
+            }),
             ("4k4/9/9/9/9/9/9/9/BB7 b B 1", |e| {
                 *e == SfenError::TooManyPieces(PieceKind::Bishop)
             }),
@@ -322,6 +338,9 @@ mod tests {
         }
         let p = Position::from_sfen("9/9/9/9/9/9/9/9/4K4 b - 1").unwrap();
         assert_eq!(p.validate_mate_problem(), Err(SfenError::NoDefenderKing));
+        // A 0 after a count's first digit is part of the number.
+        let p = Position::from_sfen("4k4/9/9/9/9/9/9/9/4K4 b G10p 1").unwrap();
+        assert_eq!(p.hand(Color::White).count(PieceKind::Pawn), 10);
     }
 
     /// Blanks between fields may be any run of spaces or tabs; a syntax error names the text it
