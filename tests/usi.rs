@@ -502,6 +502,30 @@ fn game_go_plays_the_mate_or_resigns() {
         Some("bestmove resign")
     );
     assert!(start.elapsed() < QUICK);
+    // `go nodes` limits the search (Zukou #37, with the attacker's king in a corner, needs some
+    // 0.5 M nodes to its proof); `go depth` is accepted and changes nothing.
+    let zukou_37 = "1R7/9/g1+P6/+P2s5/1+bk+pg4/GN1Rl4/Pn+p6/3S5/8K b B2N3Pg2s3l10p 1";
+    e.send(&format!("position sfen {zukou_37}"));
+    e.send("go nodes 1000 depth 3");
+    let lines = e.read_until("bestmove", ANSWER);
+    assert_eq!(lines.last().map(String::as_str), Some("bestmove resign"));
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("info time ") && l.contains(" nodes 10")),
+        "{lines:?}"
+    );
+    e.send("go depth 3 nodes 10000000");
+    assert_eq!(
+        e.read_until("bestmove", ANSWER).last().map(String::as_str),
+        Some("bestmove B*8d")
+    );
+    e.send("go nodes many");
+    let refused = e.read_until("bestmove", QUICK);
+    assert!(
+        refused.iter().any(|l| l.contains("'many' is not a count")),
+        "{refused:?}"
+    );
     e.send("position startpos");
     e.send("go infinite");
     thread::sleep(Duration::from_millis(100));

@@ -53,6 +53,11 @@ pub struct GoParams {
     pub winc: Option<u64>,
     pub byoyomi: Option<u64>,
     pub movetime: Option<u64>,
+    /// `go nodes N`: at most N nodes (the answer is then `resign` if no mate was proven).
+    pub nodes: Option<u64>,
+    /// `go depth N`: accepted, and ignored: a mate search has no depth to stop at (a proof is a
+    /// proof whatever its length).
+    pub depth: Option<u64>,
     pub infinite: bool,
     pub ponder: bool,
 }
@@ -188,6 +193,20 @@ fn parse_go_params(words: &[&str]) -> Result<GoParams, String> {
             "winc" => &mut p.winc,
             "byoyomi" => &mut p.byoyomi,
             "movetime" => &mut p.movetime,
+            "nodes" | "depth" => {
+                let value = it
+                    .next()
+                    .ok_or_else(|| format!("go: {word} needs a value"))?;
+                let n = value
+                    .parse::<u64>()
+                    .map_err(|_| format!("go: {word} '{value}' is not a count"))?;
+                *if word == "nodes" {
+                    &mut p.nodes
+                } else {
+                    &mut p.depth
+                } = Some(n);
+                continue;
+            }
             other => return Err(format!("go: unknown parameter '{other}'")),
         };
         let value = it
@@ -275,6 +294,17 @@ mod tests {
         ));
         assert!(matches!(parse("go byoyomi"), Command::Refused { .. }));
         assert!(matches!(parse("go sideways 3"), Command::Refused { .. }));
+        assert!(matches!(parse("go nodes"), Command::Refused { .. }));
+        assert!(matches!(parse("go depth -1"), Command::Refused { .. }));
+        match parse("go depth 7 nodes 5000 byoyomi 1000") {
+            Command::Go(p) => {
+                assert_eq!(
+                    (p.nodes, p.depth, p.byoyomi),
+                    (Some(5000), Some(7), Some(1000))
+                )
+            }
+            other => panic!("{other:?}"),
+        }
     }
 
     #[test]

@@ -141,6 +141,8 @@ enum Queued {
     Search {
         mode: Mode,
         time: Option<Duration>,
+        /// A node limit of its own (`go nodes`), besides the engine's.
+        nodes: Option<u64>,
         hold: Hold,
         /// The position when the `go` came (a later `position` is for a later `go`); boxed, as it is
         /// large beside the other variant.
@@ -224,6 +226,7 @@ impl Engine {
             Command::GoMate(limit) => self.go(Queued::Search {
                 mode: Mode::Mate,
                 time: mate_time(limit),
+                nodes: None,
                 hold: Hold::No,
                 position: self.position.clone().map(Box::new),
             }),
@@ -311,6 +314,7 @@ impl Engine {
         self.go(Queued::Search {
             mode: Mode::Game,
             time: budget,
+            nodes: params.nodes,
             hold,
             position: self.position.clone().map(Box::new),
         });
@@ -360,9 +364,10 @@ impl Engine {
                 Some(Queued::Search {
                     mode,
                     time,
+                    nodes,
                     hold,
                     position,
-                }) => self.start(mode, time, hold, position.map(|p| *p)),
+                }) => self.start(mode, (time, nodes), hold, position.map(|p| *p)),
             }
         }
     }
@@ -384,7 +389,7 @@ impl Engine {
     fn start(
         &mut self,
         mode: Mode,
-        time: Option<Duration>,
+        (time, nodes): (Option<Duration>, Option<u64>),
         hold: Hold,
         position: Option<Position>,
     ) {
@@ -399,7 +404,10 @@ impl Engine {
         let solver = self.idle_solver();
         let limits = SearchLimits {
             time,
-            nodes: self.limits.max_nodes,
+            nodes: match (self.limits.max_nodes, nodes) {
+                (Some(a), Some(b)) => Some(a.min(b)),
+                (a, b) => a.or(b),
+            },
             info_interval: (self.options.pv_interval_ms > 0)
                 .then(|| Duration::from_millis(self.options.pv_interval_ms)),
         };
