@@ -194,6 +194,7 @@ fn run_command(command: Command) -> ExitCode {
                 pv,
                 check_alternatives,
                 futile,
+                watch_stdout: true,
             };
             solve(&sfens, &opts)
         }

@@ -769,6 +769,37 @@ fn solve_stops_when_its_reader_goes_away() {
     writer.join().unwrap();
 }
 
+/// The same with a long search running when the reader goes: kanju sees the pipe's reader gone
+/// while it waits for the answer and stops the search, instead of finishing it for nobody (Zukou #8
+/// takes about a minute).
+#[test]
+fn solve_stops_a_long_search_when_its_reader_goes_away() {
+    const ZUKOU_8: &str = "4+bn1g1/5kpPl/2l1b1s2/3+l1N1GP/4G1+P1N/5L3/9/1+r7/R8 b GP3sn13p 1";
+    let mut child = Command::new(env!("CARGO_BIN_EXE_kanju"))
+        .args(["solve", "--hash-mb", "16", "--time-ms", "0", MATE1, ZUKOU_8])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("kanju starts");
+    let mut stdout = std::io::BufReader::new(child.stdout.take().unwrap());
+    let mut first = String::new();
+    std::io::BufRead::read_line(&mut stdout, &mut first).unwrap();
+    assert!(first.starts_with("mate 1 "), "{first}");
+    let start = std::time::Instant::now();
+    drop(stdout);
+    loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            assert!(status.success(), "{status:?}");
+            break;
+        }
+        if start.elapsed() > std::time::Duration::from_secs(10) {
+            let _ = child.kill();
+            panic!("kanju searched on for nobody");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+}
+
 /// README's recipe for several machines, run on this one: GNU parallel splits the problems into
 /// blocks, runs `kanju solve` on each, and `--keep-order` puts the answers back in input order.
 /// Needs `parallel` (Debian: `apt-get install -y parallel`).

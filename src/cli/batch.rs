@@ -19,6 +19,9 @@ use std::sync::{Arc, Mutex};
 use std::thread;
 use std::time::Duration;
 
+/// How often the collector, waiting for answers, asks whether the output's reader is still there.
+const WATCH_INTERVAL: Duration = Duration::from_millis(50);
+
 /// How often an idle worker looks at the stop flag while it waits for the feeder.
 const IDLE_POLL: Duration = Duration::from_millis(50);
 
@@ -118,14 +121,15 @@ fn si(x: f64) -> String {
 
 /// Runs `work` on every text from `texts` on `jobs` workers (each with a `hash_mb` table) and gives
 /// the results to `emit` in input order. Returns the first read or write error; a write error stops
-/// the workers.
+/// the workers, and so does `gone` turning true while they search (the output's reader went away:
+/// a `BrokenPipe` error, as a write would give).
 pub fn run<T: Send + 'static>(
     texts: impl Iterator<Item = io::Result<String>> + Send + 'static,
-    jobs: usize,
-    hash_mb: usize,
+    (jobs, hash_mb): (usize, usize),
     progress: &Progress,
     work: impl Fn(&mut CheckedSolver, &str, &AtomicBool) -> T + Sync,
     mut emit: impl FnMut(T) -> io::Result<()>,
+    gone: impl Fn() -> bool,
 ) -> io::Result<()> {
     let jobs = jobs.max(1);
     let stop = Arc::new(AtomicBool::new(false));
@@ -156,7 +160,7 @@ pub fn run<T: Send + 'static>(
         }
         // Only the feeder and the workers may keep the channel open: when all are gone, so is the input.
         drop(event_tx);
-        let result = collect(&events, progress, &mut emit);
+        let result = collect(&events, progress, &mut emit, &gone);
         // Whatever ended the collection, nothing more is wanted from the workers.
         stop.store(true, Ordering::Relaxed);
         result
@@ -241,13 +245,26 @@ fn collect<T>(
     events: &mpsc::Receiver<Event<T>>,
     progress: &Progress,
     emit: &mut impl FnMut(T) -> io::Result<()>,
+    gone: &impl Fn() -> bool,
 ) -> io::Result<()> {
     let mut pending = BTreeMap::new();
     let (mut next, mut total) = (0, None);
     while total != Some(next) {
-        let event = events.recv().map_err(|_| {
-            io::Error::other("the solving threads ended before every problem was answered")
-        })?;
+        let event = match events.recv_timeout(WATCH_INTERVAL) {
+            Ok(event) => event,
+            Err(mpsc::RecvTimeoutError::Timeout) if gone() => {
+                return Err(io::Error::new(
+                    io::ErrorKind::BrokenPipe,
+                    "the output's reader went away",
+                ));
+            }
+            Err(mpsc::RecvTimeoutError::Timeout) => continue,
+            Err(mpsc::RecvTimeoutError::Disconnected) => {
+                return Err(io::Error::other(
+                    "the solving threads ended before every problem was answered",
+                ));
+            }
+        };
         match event {
             Event::Done(index, result) => {
                 progress.bar.inc(1);
@@ -315,10 +332,17 @@ mod tests {
             thread::sleep(Duration::from_millis(40u64.saturating_sub(i * 4)));
             i
         };
-        run(texts(10), 4, 1, &Progress::new(false, None), work, |i| {
-            got.push(i);
-            Ok(())
-        })
+        run(
+            texts(10),
+            (4, 1),
+            &Progress::new(false, None),
+            work,
+            |i| {
+                got.push(i);
+                Ok(())
+            },
+            || false,
+        )
         .unwrap();
         assert_eq!(got, (0..10).collect::<Vec<_>>());
     }
@@ -328,8 +352,7 @@ mod tests {
         let mut emitted = 0;
         let err = run(
             texts(1000),
-            2,
-            1,
+            (2, 1),
             &Progress::new(false, None),
             |_, text, _| text.to_string(),
             |_| {
@@ -340,6 +363,7 @@ mod tests {
                     Ok(())
                 }
             },
+            || false,
         )
         .unwrap_err();
         assert_eq!(err.kind(), io::ErrorKind::BrokenPipe);
@@ -357,24 +381,46 @@ mod tests {
         });
         let err = run(
             failing,
-            1,
-            1,
+            (1, 1),
             &Progress::new(false, None),
             |_, t, _| t.to_string(),
             |_| Ok(()),
+            || false,
         )
         .unwrap_err();
         assert_eq!(err.to_string(), "disk on fire");
         let err = run(
             texts(3),
-            2,
-            1,
+            (2, 1),
             &Progress::new(false, None),
             |_, t, _| assert_ne!(t, "1", "boom"),
             |_| Ok(()),
+            || false,
         )
         .unwrap_err();
         assert!(err.to_string().contains("problem 2"), "{err}");
+    }
+
+    /// The output's reader going away stops searches that would otherwise run on for nobody.
+    #[test]
+    fn a_reader_gone_stops_the_searches() {
+        let start = std::time::Instant::now();
+        let err = run(
+            texts(4),
+            (2, 1),
+            &Progress::new(false, None),
+            |_, _, stop| {
+                while !stop.load(Ordering::Relaxed) {
+                    assert!(start.elapsed() < Duration::from_secs(30), "never stopped");
+                    thread::sleep(Duration::from_millis(5));
+                }
+            },
+            |_| Ok(()),
+            || start.elapsed() > Duration::from_millis(100),
+        )
+        .unwrap_err();
+        assert_eq!(err.kind(), io::ErrorKind::BrokenPipe);
+        assert!(start.elapsed() < Duration::from_secs(5));
     }
 
     #[test]
@@ -382,14 +428,14 @@ mod tests {
         let mut n = 0;
         run(
             texts(0),
-            3,
-            1,
+            (3, 1),
             &Progress::new(false, None),
             |_, _, _| (),
             |_| {
                 n += 1;
                 Ok(())
             },
+            || false,
         )
         .unwrap();
         assert_eq!(n, 0);

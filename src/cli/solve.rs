@@ -59,6 +59,9 @@ pub struct SolveOptions {
     pub check_alternatives: bool,
     /// Whether futile interpositions count (`skip`: the composer's line and canonical length).
     pub futile: Futile,
+    /// The output is the process's stdout: when its reader goes away (`kanju solve … | head`),
+    /// the running searches stop at once instead of running to their answers for nobody.
+    pub watch_stdout: bool,
 }
 
 /// Time limits as the command line gives them: 0 means none.
@@ -115,8 +118,7 @@ pub fn run_solve(
     let mut all_ok = true;
     batch::run(
         texts,
-        opts.jobs,
-        opts.hash_mb,
+        (opts.jobs, opts.hash_mb),
         &progress,
         |solver, text, stop| {
             solver.set_pv_level(opts.pv);
@@ -139,6 +141,7 @@ pub fn run_solve(
                 Ok(())
             })
         },
+        || opts.watch_stdout && crate::pipe::stdout_gone(),
     )?;
     progress.finish();
     Ok(all_ok)
@@ -247,6 +250,7 @@ mod tests {
             pv: PvLevel::default(),
             check_alternatives: false,
             futile: Futile::Count,
+            watch_stdout: false,
         }
     }
 

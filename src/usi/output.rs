@@ -15,7 +15,7 @@ pub struct Output {
     sink: Arc<Mutex<Box<dyn Write + Send>>>,
     broken: Arc<AtomicBool>,
     /// The file descriptor behind `sink`, when it is one (the process's stdout): its reader's going
-    /// away is then seen without writing (`reader_gone`).
+    /// away is then seen without writing (`pipe::reader_gone`).
     fd: Option<i32>,
 }
 
@@ -63,34 +63,12 @@ impl Output {
         if self.broken.load(Ordering::Relaxed) {
             return true;
         }
-        let gone = self.fd.is_some_and(reader_gone);
+        let gone = self.fd.is_some_and(crate::pipe::reader_gone);
         if gone {
             self.broken.store(true, Ordering::Relaxed);
         }
         gone
     }
-}
-
-/// Whether nobody can read what is written to `fd` any more: `poll` reports `POLLERR` on a pipe whose
-/// read end is closed and `POLLHUP` on a hung-up terminal or socket; a file or a live reader reports
-/// neither (with no events asked for, those are the only bits it can set besides `POLLNVAL`, which a
-/// closed descriptor gives and which is not counted: the writes themselves will say so).
-#[cfg(target_os = "linux")]
-fn reader_gone(fd: i32) -> bool {
-    let mut p = libc::pollfd {
-        fd,
-        events: 0,
-        revents: 0,
-    };
-    // SAFETY: `poll` is given one valid `pollfd` it may write (`revents`) and its count, 1; a zero
-    // timeout makes it return at once. It touches no other memory, whatever `fd` is.
-    let n = unsafe { libc::poll(&mut p, 1, 0) };
-    n == 1 && p.revents & (libc::POLLERR | libc::POLLHUP) != 0
-}
-
-#[cfg(not(target_os = "linux"))]
-fn reader_gone(_fd: i32) -> bool {
-    false
 }
 
 /// Appends `chars` to `out`, control characters escaped (`\u{1b}`, `\r`).
