@@ -120,14 +120,17 @@ mod tests {
         let r = report(Answer::Error("malformed SFEN: \"x\"\n".into()));
         assert_eq!(
             SolveRecord::new("x", &r).to_line(),
-            r#"{"sfen":"x","result":"error","length":null,"pv":[],"nodes":12,"time_ms":3,"error":"malformed SFEN: \"x\"\n","exact":false,"note":null}"#
+            r#"{"sfen":"x","result":"error","length":null,"bound":null,"pv":[],"nodes":12,"time_ms":3,"error":"malformed SFEN: \"x\"\n","exact":false,"note":null}"#
         );
         let pos = Position::from_sfen("4k4/9/4P4/9/9/9/9/9/9 b G 1").unwrap();
         let m = pos.parse_usi_move("G*5b").unwrap();
-        let r = report(Answer::Mate(vec![m]));
+        let r = Report {
+            mate_bound: Some(1),
+            ..report(Answer::Mate(vec![m]))
+        };
         assert_eq!(
             SolveRecord::new("詰\u{1}", &r).to_line(),
-            "{\"sfen\":\"詰\\u0001\",\"result\":\"mate\",\"length\":1,\"pv\":[\"G*5b\"],\"nodes\":12,\"time_ms\":3,\"error\":null,\"exact\":false,\"note\":null}"
+            "{\"sfen\":\"詰\\u0001\",\"result\":\"mate\",\"length\":1,\"bound\":1,\"pv\":[\"G*5b\"],\"nodes\":12,\"time_ms\":3,\"error\":null,\"exact\":false,\"note\":null}"
         );
         for (answer, word) in [(Answer::NoMate, "nomate"), (Answer::Timeout, "timeout")] {
             let r = report(answer);
