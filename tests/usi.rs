@@ -779,6 +779,20 @@ fn a_go_during_a_search_waits_its_turn() {
     );
     assert_mate(MATE3, &e.checkmate(ANSWER), 3);
     e.assert_silent(Duration::from_millis(300));
+    // A waiting `go` searches with the options in effect when it came, not with a later
+    // `setoption`'s: yo-m3-17's first proof is longer than its minimax 3.
+    e.send(&format!("position sfen {MICROCOSMOS}"));
+    e.send("go mate infinite");
+    e.send(&format!("position sfen {YO_M3_17}"));
+    e.send("go mate 30000");
+    e.send("setoption name PostSearchLevel value None");
+    e.send("stop");
+    assert_eq!(e.checkmate(ANSWER), "checkmate timeout");
+    let line = assert_mate(YO_M3_17, &e.checkmate(ANSWER), 3);
+    assert_eq!(line.len(), 3, "the later setoption was applied");
+    e.send("go mate 30000");
+    let line = assert_mate(YO_M3_17, &e.checkmate(ANSWER), 3);
+    assert!(line.len() > 3, "the setoption was lost");
     // Piped at once and the input closed: every problem is answered before the engine leaves.
     let mut e = Engine::start();
     e.send(&format!(

@@ -138,18 +138,22 @@ const QUEUE_POLL: Duration = Duration::from_millis(2);
 /// before it has answered, so that each `go` gets its own answer, in the order of the `go`s (a script
 /// may pipe several `position …`/`go mate …` pairs at once).
 enum Queued {
-    Search {
-        mode: Mode,
-        time: Option<Duration>,
-        /// A node limit of its own (`go nodes`), besides the engine's.
-        nodes: Option<u64>,
-        hold: Hold,
-        /// The position when the `go` came (a later `position` is for a later `go`); boxed, as it is
-        /// large beside the other variant.
-        position: Option<Box<Position>>,
-    },
+    /// Boxed: a position is large beside the other variant.
+    Search(Box<Go>),
     /// A `go` with unusable parameters: its error and its reply, in its turn.
     Refused { error: String, reply: &'static str },
+}
+
+/// A search as its `go` asked for it, with everything in effect when the `go` came: a `position` or a
+/// `setoption` after it is for a later `go`.
+struct Go {
+    mode: Mode,
+    time: Option<Duration>,
+    /// A node limit of its own (`go nodes`), besides the engine's.
+    nodes: Option<u64>,
+    hold: Hold,
+    position: Option<Position>,
+    options: Options,
 }
 
 /// What a search thread answers with when it ends.
@@ -223,13 +227,14 @@ impl Engine {
             }
             Command::UsiNewGame => self.new_game(),
             Command::Position(text) => self.set_position(&text),
-            Command::GoMate(limit) => self.go(Queued::Search {
+            Command::GoMate(limit) => self.go(Queued::Search(Box::new(Go {
                 mode: Mode::Mate,
                 time: mate_time(limit),
                 nodes: None,
                 hold: Hold::No,
-                position: self.position.clone().map(Box::new),
-            }),
+                position: self.position.clone(),
+                options: self.options.clone(),
+            }))),
             Command::Go(params) => self.go_game(&params),
             Command::Stop | Command::GameOver => self.stop(),
             Command::Quit => {
@@ -267,7 +272,7 @@ impl Engine {
     fn isready(&mut self) {
         self.reclaim();
         if !matches!(self.slot, Slot::Busy(_)) {
-            let mut solver = self.idle_solver();
+            let mut solver = self.idle_solver(&self.options.clone());
             solver.populate_table();
             self.slot = Slot::Idle(solver);
         }
@@ -311,13 +316,14 @@ impl Engine {
         } else {
             Hold::No
         };
-        self.go(Queued::Search {
+        self.go(Queued::Search(Box::new(Go {
             mode: Mode::Game,
             time: budget,
             nodes: params.nodes,
             hold,
-            position: self.position.clone().map(Box::new),
-        });
+            position: self.position.clone(),
+            options: self.options.clone(),
+        })));
     }
 
     /// `ponderhit`: the move a `go ponder` search finds is now wanted. The search goes on (kanju does
@@ -361,13 +367,7 @@ impl Engine {
                     self.out.error(&error);
                     self.out.line(reply);
                 }
-                Some(Queued::Search {
-                    mode,
-                    time,
-                    nodes,
-                    hold,
-                    position,
-                }) => self.start(mode, (time, nodes), hold, position.map(|p| *p)),
+                Some(Queued::Search(go)) => self.start(*go),
             }
         }
     }
@@ -385,14 +385,16 @@ impl Engine {
         }
     }
 
-    /// Starts a search of `position`, or answers at once with an error.
-    fn start(
-        &mut self,
-        mode: Mode,
-        (time, nodes): (Option<Duration>, Option<u64>),
-        hold: Hold,
-        position: Option<Position>,
-    ) {
+    /// Starts the search a `go` asked for, or answers at once with an error.
+    fn start(&mut self, go: Go) {
+        let Go {
+            mode,
+            time,
+            nodes,
+            hold,
+            position,
+            options,
+        } = go;
         let root = match Self::problem(position, mode) {
             Ok(p) => p,
             Err(e) => {
@@ -401,15 +403,15 @@ impl Engine {
                 return;
             }
         };
-        let solver = self.idle_solver();
+        let solver = self.idle_solver(&options);
         let limits = SearchLimits {
             time,
             nodes: match (self.limits.max_nodes, nodes) {
                 (Some(a), Some(b)) => Some(a.min(b)),
                 (a, b) => a.or(b),
             },
-            info_interval: (self.options.pv_interval_ms > 0)
-                .then(|| Duration::from_millis(self.options.pv_interval_ms)),
+            info_interval: (options.pv_interval_ms > 0)
+                .then(|| Duration::from_millis(options.pv_interval_ms)),
         };
         self.slot = match spawn_search(solver, root, limits, mode, hold, self.out.clone()) {
             Ok(job) => Slot::Busy(job),
@@ -435,9 +437,8 @@ impl Engine {
     }
 
     /// Takes the solver out of the slot, building or resizing it as the options say.
-    fn idle_solver(&mut self) -> CheckedSolver {
-        let hash_mb = self
-            .options
+    fn idle_solver(&mut self, options: &Options) -> CheckedSolver {
+        let hash_mb = options
             .hash_mb
             .min(self.limits.max_hash_mb.unwrap_or(usize::MAX));
         let (mut solver, built) = match std::mem::replace(&mut self.slot, Slot::Empty) {
@@ -452,9 +453,9 @@ impl Engine {
                 solver.table_mb()
             ));
         }
-        solver.set_pv_level(self.options.pv_level);
-        solver.set_check_alternatives(self.options.check_alternatives);
-        solver.set_futile(self.options.futile);
+        solver.set_pv_level(options.pv_level);
+        solver.set_check_alternatives(options.check_alternatives);
+        solver.set_futile(options.futile);
         if std::mem::take(&mut self.clear_pending) {
             solver.clear();
         }
