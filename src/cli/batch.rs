@@ -155,7 +155,13 @@ pub fn run<T: Send + 'static>(
                 });
             if let Err(e) = spawned {
                 stop.store(true, Ordering::Relaxed);
-                return Err(e);
+                return Err(io::Error::new(
+                    e.kind(),
+                    format!(
+                        "cannot start a search thread (its stack takes {} MiB of address space): {e}",
+                        SEARCH_STACK_BYTES >> 20
+                    ),
+                ));
             }
         }
         // Only the feeder and the workers may keep the channel open: when all are gone, so is the input.

@@ -416,8 +416,10 @@ impl Engine {
         self.slot = match spawn_search(solver, root, limits, mode, hold, self.out.clone()) {
             Ok(job) => Slot::Busy(job),
             Err(e) => {
-                self.out
-                    .error(&format!("cannot start the search thread: {e}"));
+                self.out.error(&format!(
+                    "cannot start the search thread (its stack takes {} MiB of address space): {e}",
+                    crate::search::SEARCH_STACK_BYTES >> 20
+                ));
                 self.out.line(&answer_line(mode, &Answer::Timeout));
                 Slot::Empty
             }
