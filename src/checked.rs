@@ -58,6 +58,15 @@ pub struct Report {
     pub entries: u64,
 }
 
+/// Why a search thread could not be started, for the user: the usual cause is an address-space
+/// limit (`ulimit -v`) too small for the thread's stack.
+pub fn spawn_error(e: &std::io::Error) -> String {
+    format!(
+        "cannot start a search thread (its stack takes {} MiB of address space): {e}",
+        crate::search::SEARCH_STACK_BYTES >> 20
+    )
+}
+
 /// Reads a mate problem: a bare SFEN, `sfen …`, `startpos` or a whole `position …` command, refused
 /// when the defender has no king.
 pub fn read_problem(text: &str) -> Result<Position, String> {

@@ -770,13 +770,29 @@ fn solve_stops_when_its_reader_goes_away() {
 }
 
 /// The same with a long search running when the reader goes: kanju sees the pipe's reader gone
-/// while it waits for the answer and stops the search, instead of finishing it for nobody (Zukou #8
-/// takes about a minute).
+/// while it waits for the answer and stops the search, instead of finishing it for nobody
+/// (Microcosmos takes over half a minute).
 #[test]
 fn solve_stops_a_long_search_when_its_reader_goes_away() {
-    const ZUKOU_8: &str = "4+bn1g1/5kpPl/2l1b1s2/3+l1N1GP/4G1+P1N/5L3/9/1+r7/R8 b GP3sn13p 1";
+    let file = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/microcosmos.tsv"),
+    )
+    .expect("tests/data/microcosmos.tsv");
+    let microcosmos = file
+        .lines()
+        .find(|l| !l.starts_with('#'))
+        .and_then(|l| l.split('\t').nth(1))
+        .expect("a problem row");
     let mut child = Command::new(env!("CARGO_BIN_EXE_kanju"))
-        .args(["solve", "--hash-mb", "16", "--time-ms", "0", MATE1, ZUKOU_8])
+        .args([
+            "solve",
+            "--hash-mb",
+            "16",
+            "--time-ms",
+            "0",
+            MATE1,
+            microcosmos,
+        ])
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()

@@ -136,7 +136,8 @@ pub fn run_solve(
                     // A person reading the text or KIF learns here what JSON's `note` says (why
                     // the line is not proven shortest, why a search gave up): on stderr, so that
                     // scripts reading one answer per line are not disturbed.
-                    eprintln!("kanju: {note}");
+                    // (Ignored if stderr is closed: the answer itself went out.)
+                    let _ = writeln!(io::stderr(), "kanju: {note}");
                 }
                 Ok(())
             })

@@ -113,17 +113,15 @@ impl Position {
     /// back with `position … moves …`; without moves the position stays as written.
     pub fn from_sfen(text: &str) -> Result<Position, SfenError> {
         let (head, moves) = split_command(text);
-        // The parser skips what a hand cannot hold; a king there is an error, not nothing.
-        if let Some(hand) = head.split_whitespace().nth(3)
-            && hand.contains(['K', 'k'])
-        {
-            return Err(SfenError::Syntax(format!(
-                "a king cannot be in hand: '{hand}'"
-            )));
-        }
-        // A count is a number of pieces, at least one: the parser would read `0G` as no gold and
-        // `03P` as three pawns, a hand no writer of SFEN means.
         if let Some(hand) = head.split_whitespace().nth(3) {
+            // The parser skips what a hand cannot hold; a king there is an error, not nothing.
+            if hand.contains(['K', 'k']) {
+                return Err(SfenError::Syntax(format!(
+                    "a king cannot be in hand: '{hand}'"
+                )));
+            }
+            // A count is a number of pieces, at least one: the parser would read `0G` as no gold
+            // and `03P` as three pawns, a hand no writer of SFEN means.
             let b = hand.as_bytes();
             if (0..b.len()).any(|i| b[i] == b'0' && (i == 0 || !b[i - 1].is_ascii_digit())) {
                 return Err(SfenError::Syntax(format!(

@@ -434,11 +434,14 @@ impl<'a> Dfpn<'a> {
         path: u64,
         seen: Seen,
     ) -> NodeResult {
-        if self.nodes >= self.next_clock {
+        // The full poll first, at exactly the node counts it always had (the count may jump past
+        // `next_clock` and `next_poll` alike: the frontier counts its nodes too).
+        if self.nodes >= self.next_poll {
             self.next_clock = self.nodes + CLOCK_INTERVAL;
-            if self.nodes >= self.next_poll {
-                self.poll();
-            } else if self.stop.load(Ordering::Relaxed)
+            self.poll();
+        } else if self.nodes >= self.next_clock {
+            self.next_clock = self.nodes + CLOCK_INTERVAL;
+            if self.stop.load(Ordering::Relaxed)
                 || self.limits.time.is_some_and(|t| self.start.elapsed() >= t)
             {
                 self.aborted = true;

@@ -101,9 +101,10 @@ pub struct SolveResult {
     /// the canonical line was found; the printed line is then that line.
     pub canonical_length: Option<u32>,
     /// For a mate: the plies within which the mate is proven against every defence — an upper bound
-    /// of the minimax length, the line's own length when `exact`. A line that is not exact may be
-    /// shorter than this (its defender need not take the longest reply), so a `score mate` claims this
-    /// number, never the shorter line's length.
+    /// of the minimax length (of the canonical game with `Futile::Skip`), the line's own length when
+    /// `exact`. A line that is not exact may be shorter than this (its defender need not take the
+    /// longest reply), so a `score mate` claims this number, never the shorter line's length. `None`
+    /// when no bound is known (the root's table entry was lost before the line was read).
     pub mate_bound: Option<u32>,
     /// Table entries this solve placed (new positions or results, not updates in place; the table is
     /// not cleared between solves, so this counts only what the solve added).
@@ -249,13 +250,11 @@ impl Solver {
             RootResult::Proven => match pv::extract(&mut search, self.pv_level) {
                 Some(line) if verify_mate_line(root, &line.moves) => {
                     exact = line.exact;
-                    // The bound holds for every line the walk reads (each is within it); a first
-                    // line (`PvLevel::None`) may be longer than the root's recorded length, and its
-                    // own length bounds the minimax then.
-                    mate_bound = Some(
-                        line.bound
-                            .map_or(line.moves.len() as u32, |b| b.max(line.moves.len() as u32)),
-                    );
+                    // A first line (`PvLevel::None`) may be longer than the root's recorded
+                    // length: then the bound holds all the more for its length. A line's own
+                    // length bounds nothing (its defender need not take the longest reply), so
+                    // with no recorded bound (the root's entry lost) nothing is claimed.
+                    mate_bound = line.bound.map(|b| b.max(line.moves.len() as u32));
                     if self.pv_level == PvLevel::MinLength && !exact {
                         note = Some(match line.bound {
                             Some(b) => format!(
@@ -269,9 +268,10 @@ impl Solver {
                         match pv::canonical(&mut search, &line) {
                             Some(c) if verifies_canonical(&mut search, &c.moves) => {
                                 canonical_length = Some(c.moves.len() as u32);
-                                // The canonical game's own length (the line's: `canonical`
-                                // returns lines of its proven bound's length or ranked ones).
-                                mate_bound = canonical_length;
+                                // The canonical game's bound: the line's own length, or more
+                                // for a line the composers' ranking chose (it may take a
+                                // defence shorter than the longest).
+                                mate_bound = c.bound.map(|b| b.max(c.moves.len() as u32));
                                 exact = c.exact;
                                 // `canonical` returns only lines of the proven bound's length,
                                 // or lines the composers' ranking chose.

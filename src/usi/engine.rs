@@ -605,10 +605,11 @@ fn search(
                 }
             }
             // The score claims only what is proven: a line not proven shortest may be shorter
-            // than the longest defence, and its bound is the claim.
+            // than the longest defence, and its bound is the claim; with none known, USI's
+            // `mate +` (a mate, of unknown length).
             let score = report
                 .mate_bound
-                .map_or(line.len(), |b| (b as usize).max(line.len()));
+                .map_or_else(|| "+".to_string(), |b| b.to_string());
             out.line(&format!("info score mate {score} pv {}", usi_moves(line)));
         }
         _ => {}
