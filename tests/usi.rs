@@ -728,7 +728,7 @@ fn go_mate_with_a_bad_time_still_answers_once() {
             "{go}"
         );
     }
-    for go in ["go btime -5 wtime abc", "go movetime", "go nodes 100"] {
+    for go in ["go btime -5 wtime abc", "go movetime", "go nodes x"] {
         e.send(go);
         let lines = e.read_until("bestmove", QUICK);
         assert_eq!(
@@ -793,6 +793,40 @@ fn a_go_during_a_search_waits_its_turn() {
     e.send("go mate 30000");
     let line = assert_mate(YO_M3_17, &e.checkmate(ANSWER), 3);
     assert!(line.len() > 3, "the setoption was lost");
+    // A `usinewgame` among waiting `go`s clears the table in its turn: the `go` before it still
+    // finds yo-m3-17 proven by the search before (a few nodes), the one after searches afresh.
+    let final_nodes = |lines: &[String]| -> u64 {
+        let info = lines
+            .iter()
+            .rev()
+            .find(|l| l.starts_with("info time ") && !l.contains(" pv "))
+            .unwrap_or_else(|| panic!("no final info line: {lines:?}"));
+        info.split_whitespace()
+            .skip_while(|w| *w != "nodes")
+            .nth(1)
+            .and_then(|n| n.parse().ok())
+            .expect("a node count")
+    };
+    e.send("setoption name PostSearchLevel value None");
+    e.send("usinewgame");
+    e.send(&format!("position sfen {YO_M3_17}"));
+    e.send("go mate 30000");
+    let fresh = final_nodes(&e.read_until("checkmate", ANSWER));
+    e.send(&format!("position sfen {MICROCOSMOS}"));
+    e.send("go mate infinite");
+    e.send(&format!("position sfen {YO_M3_17}"));
+    e.send("go mate 30000");
+    e.send("usinewgame");
+    e.send("go mate 30000");
+    e.assert_no("checkmate", Duration::from_millis(200));
+    e.send("stop");
+    assert_eq!(e.checkmate(ANSWER), "checkmate timeout");
+    let warm = final_nodes(&e.read_until("checkmate", ANSWER));
+    let cleared = final_nodes(&e.read_until("checkmate", ANSWER));
+    assert!(
+        warm < fresh && cleared == fresh,
+        "fresh {fresh}, before usinewgame {warm}, after {cleared}"
+    );
     // Piped at once and the input closed: every problem is answered before the engine leaves.
     let mut e = Engine::start();
     e.send(&format!(

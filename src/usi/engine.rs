@@ -142,6 +142,8 @@ enum Queued {
     Search(Box<Go>),
     /// A `go` with unusable parameters: its error and its reply, in its turn.
     Refused { error: String, reply: &'static str },
+    /// A `usinewgame` that came while a search held the table: the table is cleared in its turn.
+    NewGame,
 }
 
 /// A search as its `go` asked for it, with everything in effect when the `go` came: a `position` or a
@@ -194,8 +196,6 @@ struct Engine {
     /// `None` before any `position`, and after one that was refused, so that `go` never solves stale input.
     position: Option<Position>,
     slot: Slot,
-    /// A `usinewgame` that arrived while a search held the table.
-    clear_pending: bool,
     /// `go`s waiting for the running search to answer (`Queued`).
     queue: VecDeque<Queued>,
 }
@@ -208,7 +208,6 @@ impl Engine {
             options: Options::default(),
             position: None,
             slot: Slot::Empty,
-            clear_pending: false,
             queue: VecDeque::new(),
         }
     }
@@ -279,11 +278,13 @@ impl Engine {
         self.out.line("readyok");
     }
 
+    /// `usinewgame`: the table is cleared now, or, while a search holds it, in its turn after the
+    /// `go`s before it (a `go` after it then starts on a clear table, one before it does not).
     fn new_game(&mut self) {
         self.reclaim();
         match &mut self.slot {
             Slot::Idle(solver) => solver.clear(),
-            Slot::Busy(_) => self.clear_pending = true,
+            Slot::Busy(_) => self.queue.push_back(Queued::NewGame),
             Slot::Empty => {}
         }
     }
@@ -368,6 +369,11 @@ impl Engine {
                     self.out.line(reply);
                 }
                 Some(Queued::Search(go)) => self.start(*go),
+                Some(Queued::NewGame) => {
+                    if let Slot::Idle(solver) = &mut self.slot {
+                        solver.clear();
+                    }
+                }
             }
         }
     }
@@ -458,9 +464,6 @@ impl Engine {
         solver.set_pv_level(options.pv_level);
         solver.set_check_alternatives(options.check_alternatives);
         solver.set_futile(options.futile);
-        if std::mem::take(&mut self.clear_pending) {
-            solver.clear();
-        }
         solver
     }
 
