@@ -751,6 +751,15 @@ fn go_mate_with_a_bad_time_still_answers_once() {
 /// A `go` while a search runs, well-formed or not, waits its turn: each gets its own answer, in the
 /// order of the `go`s, each for the position it came with (a script pipes several problems at once;
 /// they were refused, and a malformed one answered before the running search).
+/// Starts a search that runs until `stop` (Microcosmos, `go mate infinite`) and sends a `go mate`
+/// of `sfen` to wait its turn behind it.
+fn queue_behind_a_long_search(e: &mut Engine, sfen: &str) {
+    e.send(&format!("position sfen {MICROCOSMOS}"));
+    e.send("go mate infinite");
+    e.send(&format!("position sfen {sfen}"));
+    e.send("go mate 30000");
+}
+
 #[test]
 fn a_go_during_a_search_waits_its_turn() {
     let mut e = Engine::ready();
@@ -781,10 +790,7 @@ fn a_go_during_a_search_waits_its_turn() {
     e.assert_silent(Duration::from_millis(300));
     // A waiting `go` searches with the options in effect when it came, not with a later
     // `setoption`'s: yo-m3-17's first proof is longer than its minimax 3.
-    e.send(&format!("position sfen {MICROCOSMOS}"));
-    e.send("go mate infinite");
-    e.send(&format!("position sfen {YO_M3_17}"));
-    e.send("go mate 30000");
+    queue_behind_a_long_search(&mut e, YO_M3_17);
     e.send("setoption name PostSearchLevel value None");
     e.send("stop");
     assert_eq!(e.checkmate(ANSWER), "checkmate timeout");
@@ -812,10 +818,7 @@ fn a_go_during_a_search_waits_its_turn() {
     e.send(&format!("position sfen {YO_M3_17}"));
     e.send("go mate 30000");
     let fresh = final_nodes(&e.read_until("checkmate", ANSWER));
-    e.send(&format!("position sfen {MICROCOSMOS}"));
-    e.send("go mate infinite");
-    e.send(&format!("position sfen {YO_M3_17}"));
-    e.send("go mate 30000");
+    queue_behind_a_long_search(&mut e, YO_M3_17);
     e.send("usinewgame");
     e.send("go mate 30000");
     e.assert_no("checkmate", Duration::from_millis(200));
