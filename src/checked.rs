@@ -58,6 +58,18 @@ pub struct Report {
     pub entries: u64,
 }
 
+/// Appends `chars` to `out`, control characters escaped (`\u{1b}`, `\r`): text that quotes input
+/// (a refused SFEN) must not end an output line early or reach a terminal as a command.
+pub fn push_escaped(out: &mut String, chars: impl Iterator<Item = char>) {
+    for c in chars {
+        if c.is_control() {
+            out.extend(c.escape_default());
+        } else {
+            out.push(c);
+        }
+    }
+}
+
 /// Why a search thread could not be started, for the user: the usual cause is an address-space
 /// limit (`ulimit -v`) too small for the thread's stack.
 pub fn spawn_error(e: &std::io::Error) -> String {

@@ -723,6 +723,30 @@ fn solve_refuses_zero_jobs_and_unknown_formats() {
     }
 }
 
+/// Control characters of a refused input are escaped in every format: an ESC or NUL copied to a
+/// terminal could retitle or clear it.
+#[test]
+fn solve_escapes_control_characters_it_quotes() {
+    for format in ["text", "kif", "json"] {
+        let out = kanju(&["solve", "--format", format, "\u{1b}]0;pwned\u{7}"], "");
+        let text = String::from_utf8(out.stdout).unwrap();
+        assert!(
+            text.contains("error") && text.contains("pwned"),
+            "{format}: {text}"
+        );
+        assert!(
+            !text.chars().any(|c| c.is_control() && c != '\n'),
+            "{format}: {text:?}"
+        );
+        let out = kanju(&["solve", "--format", format], "\0abc\n");
+        let text = String::from_utf8(out.stdout).unwrap();
+        assert!(
+            text.contains("abc") && !text.chars().any(|c| c.is_control() && c != '\n'),
+            "{format}: {text:?}"
+        );
+    }
+}
+
 #[test]
 fn solve_reads_crlf_and_invalid_utf8_lines() {
     let mut input = format!("{MATE1}\r\n\r\n").into_bytes();

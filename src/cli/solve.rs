@@ -8,7 +8,7 @@ use super::batch::{self, Progress};
 use super::json::SolveRecord;
 use super::kif::kif_record;
 use super::notation::japanese_line;
-use crate::checked::{Answer, Report, alternative_lines, usi_moves};
+use crate::checked::{Answer, Report, alternative_lines, push_escaped, usi_moves};
 use crate::position::Position;
 use crate::search::PvLevel;
 use crate::search::futile::Futile;
@@ -230,9 +230,15 @@ pub fn plain_line(root: &Position, answer: &Answer, notation: Notation) -> Strin
     }
 }
 
-/// Keeps a message on one output line whatever it quotes.
+/// Keeps a message on one output line whatever it quotes: runs of white space become one space,
+/// other control characters are escaped (an ESC or NUL from the input must not reach a terminal).
 fn one_line(s: &str) -> String {
-    s.split_whitespace().collect::<Vec<_>>().join(" ")
+    let mut out = String::new();
+    push_escaped(
+        &mut out,
+        s.split_whitespace().collect::<Vec<_>>().join(" ").chars(),
+    );
+    out
 }
 
 #[cfg(test)]

@@ -1,7 +1,7 @@
 //! The engine's one output channel, shared by the command loop and the search thread, and the
 //! formatting of `info` lines.
 
-use crate::checked::{nps, usi_moves};
+use crate::checked::{nps, push_escaped, usi_moves};
 use crate::search::SearchInfo;
 use std::io::Write;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -68,17 +68,6 @@ impl Output {
             self.broken.store(true, Ordering::Relaxed);
         }
         gone
-    }
-}
-
-/// Appends `chars` to `out`, control characters escaped (`\u{1b}`, `\r`).
-fn push_escaped(out: &mut String, chars: impl Iterator<Item = char>) {
-    for c in chars {
-        if c.is_control() {
-            out.extend(c.escape_default());
-        } else {
-            out.push(c);
-        }
     }
 }
 
