@@ -476,6 +476,30 @@ fn infinite_and_ponder_answers_wait_for_stop_or_ponderhit() {
     let best = e.read_until("bestmove", QUICK);
     assert_eq!(best.last().map(String::as_str), Some("bestmove 8c1c"));
     assert!(e.wait_exit(QUICK).success());
+    // A refused position (a game needs both kings) says why at once but holds its answer too.
+    let mut e = Engine::ready();
+    e.send("position sfen 4k4/9/9/9/9/9/9/9/9 b G 1");
+    for (go, release) in [("go infinite", "stop"), ("go ponder", "ponderhit")] {
+        e.send(go);
+        let said = e.read_until("info", QUICK);
+        assert!(
+            said.last().unwrap().contains("needs both kings"),
+            "{go}: {said:?}"
+        );
+        e.assert_no("bestmove", Duration::from_millis(200));
+        e.send(release);
+        let best = e.read_until("bestmove", QUICK);
+        assert_eq!(
+            best.last().map(String::as_str),
+            Some("bestmove resign"),
+            "{go}"
+        );
+    }
+    e.send("go");
+    assert_eq!(
+        e.read_until("bestmove", QUICK).last().map(String::as_str),
+        Some("bestmove resign")
+    );
 }
 
 #[test]

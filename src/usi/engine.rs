@@ -401,14 +401,15 @@ impl Engine {
             position,
             options,
         } = go;
-        let root = match Self::problem(position, mode) {
-            Ok(p) => p,
-            Err(e) => {
-                self.out.error(&e);
-                self.out.line(&answer_line(mode, &Answer::Timeout));
-                return;
-            }
-        };
+        let root = Self::problem(position, mode);
+        if let (Err(e), Hold::No) = (&root, hold) {
+            self.out.error(e);
+            self.out.line(&answer_line(mode, &Answer::Timeout));
+            return;
+        }
+        // A refused `go infinite`/`go ponder` still holds its answer like any other (USI: its
+        // `bestmove` comes only after `stop` or `ponderhit`): the search thread says why at once and
+        // answers in its turn.
         let solver = self.idle_solver(&options);
         let limits = SearchLimits {
             time,
@@ -514,7 +515,7 @@ fn mate_time(limit: MateLimit) -> Option<Duration> {
 /// slot is then empty and the next command that needs a table builds a new one.
 fn spawn_search(
     mut solver: CheckedSolver,
-    root: Position,
+    root: Result<Position, String>,
     limits: SearchLimits,
     mode: Mode,
     hold: Hold,
@@ -563,7 +564,7 @@ enum Hold {
 #[allow(clippy::too_many_arguments)]
 fn search(
     solver: &mut CheckedSolver,
-    root: &Position,
+    root: &Result<Position, String>,
     limits: &SearchLimits,
     stop: &AtomicBool,
     answered: &AtomicBool,
@@ -581,7 +582,14 @@ fn search(
             stop.store(true, Ordering::Relaxed);
         }
     };
-    let report = solver.solve(root, limits, stop, &mut on_info);
+    let report = match root {
+        Ok(root) => Some(solver.solve(root, limits, stop, &mut on_info)),
+        // A refused position (only a held `go` gets here): why, at once; the answer in its turn.
+        Err(e) => {
+            out.error(e);
+            None
+        }
+    };
     // A held answer waits for `stop`, for its release (`ponderhit` for a ponder search, the end of
     // input), or for a GUI that has gone away.
     while hold != Hold::No
@@ -592,6 +600,10 @@ fn search(
         thread::sleep(Duration::from_millis(2));
     }
     answered.store(true, Ordering::Release);
+    let Some(report) = report else {
+        out.line(&answer_line(mode, &Answer::Timeout));
+        return;
+    };
     out.line(&output::final_info_line(report.nodes, report.elapsed));
     if let Some(note) = &report.note {
         out.line(&format!("info string {note}"));
