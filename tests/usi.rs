@@ -476,6 +476,23 @@ fn infinite_and_ponder_answers_wait_for_stop_or_ponderhit() {
     let best = e.read_until("bestmove", QUICK);
     assert_eq!(best.last().map(String::as_str), Some("bestmove 8c1c"));
     assert!(e.wait_exit(QUICK).success());
+    // `go ponder` with a clock: after `ponderhit` the search has the clock's budget (here the
+    // byoyomi less a margin), not all the time it wants (Microcosmos, with the attacker's king put
+    // on 6i, is not proven in seconds).
+    let mut e = Engine::ready();
+    let game = "g1+P1k1+P+P+L/1p3P3/+R+p2pp1pl/1NNsg+p2+R/+b+nL+P1+p3/1P3ssP1/2P1+Ps2N/4+P1P1L/+B2K2G1g b - 1";
+    e.send(&format!("position sfen {game}"));
+    e.send("go ponder btime 0 wtime 0 byoyomi 500");
+    e.assert_no("bestmove", Duration::from_millis(300));
+    let hit = Instant::now();
+    e.send("ponderhit");
+    let best = e.read_until("bestmove", QUICK);
+    assert_eq!(best.last().map(String::as_str), Some("bestmove resign"));
+    assert!(
+        hit.elapsed() >= Duration::from_millis(350),
+        "{:?}",
+        hit.elapsed()
+    );
     // A refused position (a game needs both kings) says why at once but holds its answer too.
     let mut e = Engine::ready();
     e.send("position sfen 4k4/9/9/9/9/9/9/9/9 b G 1");

@@ -154,6 +154,8 @@ struct Go {
     /// A node limit of its own (`go nodes`), besides the engine's.
     nodes: Option<u64>,
     hold: Hold,
+    /// `Job::after_ponderhit`.
+    after_ponderhit: Option<Duration>,
     position: Option<Position>,
     options: Options,
 }
@@ -179,6 +181,9 @@ struct Job {
     /// Lets a held answer (`Hold`) go once the search is over, without stopping the search
     /// (`ponderhit`, the end of input); `stop` lets it go too.
     release: Arc<AtomicBool>,
+    /// For `go ponder` with a clock: the time the search may go on after `ponderhit` (its budget as
+    /// if the `go` had not pondered, counted from the `ponderhit`).
+    after_ponderhit: Option<Duration>,
 }
 
 /// Where the solver is: not built yet (built lazily so that `usi` is answered at once), idle, or lent to a
@@ -231,6 +236,7 @@ impl Engine {
                 time: mate_time(limit),
                 nodes: None,
                 hold: Hold::No,
+                after_ponderhit: None,
                 position: self.position.clone(),
                 options: self.options.clone(),
             }))),
@@ -306,10 +312,16 @@ impl Engine {
     }
 
     fn go_game(&mut self, params: &GoParams) {
-        let budget = self
-            .position
-            .as_ref()
-            .and_then(|p| params.budget(p.side_to_move()));
+        let side = self.position.as_ref().map(|p| p.side_to_move());
+        let budget = side.and_then(|side| params.budget(side));
+        // After `ponderhit` the clock runs: the budget the same `go` would have had without `ponder`.
+        let after_ponderhit = side.filter(|_| params.ponder).and_then(|side| {
+            GoParams {
+                ponder: false,
+                ..params.clone()
+            }
+            .budget(side)
+        });
         let hold = if params.ponder {
             Hold::Ponder
         } else if params.infinite {
@@ -322,6 +334,7 @@ impl Engine {
             time: budget,
             nodes: params.nodes,
             hold,
+            after_ponderhit,
             position: self.position.clone(),
             options: self.options.clone(),
         })));
@@ -329,8 +342,28 @@ impl Engine {
 
     /// `ponderhit`: the move a `go ponder` search finds is now wanted. The search goes on (kanju does
     /// not ponder: it searches the same way either way) and answers as soon as it is over, no longer
-    /// waiting for `stop`. Anything else ignores it.
+    /// waiting for `stop` — but within the `go`'s clock budget from now on, if it had a clock: a timer
+    /// stops it then (the flag is the job's own, so a late timer touches no later search). Anything
+    /// else ignores it.
     fn ponder_hit(&self) {
+        if let Slot::Busy(job) = &self.slot
+            && job.hold == Hold::Ponder
+            && !job.release.load(Ordering::Relaxed)
+            && let Some(budget) = job.after_ponderhit
+        {
+            let stop = job.stop.clone();
+            let timer = thread::Builder::new()
+                .name("ponderhit".into())
+                .spawn(move || {
+                    thread::sleep(budget);
+                    stop.store(true, Ordering::Relaxed);
+                });
+            if let Err(e) = timer {
+                // Without the timer the search is stopped now rather than left without a limit.
+                log::warn!("cannot start the ponderhit timer: {e}");
+                job.stop.store(true, Ordering::Relaxed);
+            }
+        }
         self.release_if(|hold| hold == Hold::Ponder);
     }
 
@@ -398,6 +431,7 @@ impl Engine {
             time,
             nodes,
             hold,
+            after_ponderhit,
             position,
             options,
         } = go;
@@ -421,12 +455,12 @@ impl Engine {
                 .then(|| Duration::from_millis(options.pv_interval_ms)),
         };
         self.slot = match spawn_search(solver, root, limits, mode, hold, self.out.clone()) {
-            Ok(job) => Slot::Busy(job),
+            Ok(job) => Slot::Busy(Job {
+                after_ponderhit,
+                ..job
+            }),
             Err(e) => {
-                self.out.error(&format!(
-                    "cannot start the search thread (its stack takes {} MiB of address space): {e}",
-                    crate::search::SEARCH_STACK_BYTES >> 20
-                ));
+                self.out.error(&crate::checked::spawn_error(&e));
                 self.out.line(&answer_line(mode, &Answer::Timeout));
                 Slot::Empty
             }
@@ -547,6 +581,7 @@ fn spawn_search(
         stop,
         answered,
         release,
+        after_ponderhit: None,
     })
 }
 
