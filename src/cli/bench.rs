@@ -308,7 +308,7 @@ pub fn run_bench(
     let mut all = Totals::default();
     for path in files {
         let path = path.as_ref();
-        let bytes = std::fs::read(path)
+        let bytes = read_limited(path)
             .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", path.display())))?;
         // A byte that is not UTF-8 (a note in Shift JIS, a damaged row) spoils its row at most: the
         // row's columns are read as they are, and a broken SFEN is refused like any other.
@@ -322,6 +322,28 @@ pub fn run_bench(
         writeln!(out, "{}", all.summary("total"))?;
     }
     Ok(all)
+}
+
+/// The most a problem file may hold (about a million rows); a larger one, or an endless one such as
+/// `/dev/zero`, is refused instead of filling the memory.
+const MAX_FILE_BYTES: u64 = 256 << 20;
+
+fn read_limited(path: &Path) -> io::Result<Vec<u8>> {
+    use std::io::Read;
+    let mut bytes = Vec::new();
+    std::fs::File::open(path)?
+        .take(MAX_FILE_BYTES + 1)
+        .read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > MAX_FILE_BYTES {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidData,
+            format!(
+                "larger than {} MiB: not a problem file",
+                MAX_FILE_BYTES >> 20
+            ),
+        ));
+    }
+    Ok(bytes)
 }
 
 fn bench_file(
