@@ -763,13 +763,24 @@ fn solve_reads_crlf_and_invalid_utf8_lines() {
         .stderr(Stdio::piped())
         .spawn()
         .expect("kanju starts");
-    child.stdin.take().unwrap().write_all(&input).unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    // A line too long to keep (3 MB) is one more malformed problem, not the end of memory.
+    let writer = std::thread::spawn(move || {
+        stdin.write_all(&input).unwrap();
+        stdin.write_all(&vec![b'x'; 3_000_000]).unwrap();
+        stdin.write_all(b"\n").unwrap();
+    });
     let out = child.wait_with_output().unwrap();
+    writer.join().unwrap();
     let lines = stdout_lines(&out);
-    assert_eq!(lines.len(), 3, "{lines:?}");
+    assert_eq!(lines.len(), 4, "{lines:?}");
     assert_mate_line(MATE1, &lines[0], 1);
     assert!(lines[1].starts_with("error malformed SFEN"), "{lines:?}");
     assert_eq!(lines[2], "nomate");
+    assert!(
+        lines[3].starts_with("error malformed SFEN: '<a line of more than 1048576 bytes>'"),
+        "{lines:?}"
+    );
 }
 
 #[test]

@@ -931,6 +931,19 @@ fn crlf_line_endings_and_empty_lines_are_fine() {
     assert_eq!(e.read_until("readyok", ANSWER), ["readyok"]);
     e.send_raw(format!("position sfen {MATE3}\r\ngo mate 30000\r\n").as_bytes());
     assert_mate(MATE3, &e.checkmate(ANSWER), 3);
+    // A line too long to keep (3 MB with no newline yet) and one not UTF-8 are told and dropped;
+    // the memory does not grow with them, and the next line is read as usual.
+    e.send_raw(&vec![b'x'; 3_000_000]);
+    e.send_raw(b"\n\xff\xfe\r\nisready\r\n");
+    let told = e.read_until("readyok", ANSWER);
+    assert_eq!(
+        told,
+        [
+            "info string error: a line of more than 1048576 bytes was ignored",
+            "info string error: a line that is not UTF-8 was ignored",
+            "readyok"
+        ]
+    );
     e.send_raw(b"quit\r\n");
     assert!(e.wait_exit(QUICK).success());
 }

@@ -9,6 +9,7 @@ use super::json::SolveRecord;
 use super::kif::kif_record;
 use super::notation::japanese_line;
 use crate::checked::{Answer, Report, alternative_lines, push_escaped, usi_moves};
+use crate::pipe::{MAX_LINE_BYTES, read_line_capped};
 use crate::position::Position;
 use crate::search::PvLevel;
 use crate::search::futile::Futile;
@@ -89,12 +90,19 @@ pub fn run_solve(
 ) -> io::Result<bool> {
     let source: Box<dyn Iterator<Item = io::Result<String>> + Send> = if problems.is_empty() {
         // Bytes, not `lines()`: a line that is not UTF-8 is one more malformed problem (answered with
-        // `error`), not the end of the input.
-        Box::new(
-            input
-                .split(b'\n')
-                .map(|line| line.map(|b| String::from_utf8_lossy(&b).into_owned())),
-        )
+        // `error`), not the end of the input; so is a line too long to keep.
+        let mut input = input;
+        let mut buf = Vec::new();
+        Box::new(std::iter::from_fn(move || {
+            match read_line_capped(&mut input, MAX_LINE_BYTES, &mut buf) {
+                Ok(None) => None,
+                Ok(Some(true)) => Some(Ok(String::from_utf8_lossy(&buf).into_owned())),
+                Ok(Some(false)) => {
+                    Some(Ok(format!("<a line of more than {MAX_LINE_BYTES} bytes>")))
+                }
+                Err(e) => Some(Err(e)),
+            }
+        }))
     } else {
         // Owned: the feeder thread outlives this call when a write fails.
         let owned: Vec<String> = problems.to_vec();

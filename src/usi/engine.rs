@@ -9,6 +9,7 @@ use super::command::{self, Command, GoParams, MateLimit};
 use super::options::Options;
 use super::output::{self, Output};
 use crate::checked::{Answer, CheckedSolver, usi_moves};
+use crate::pipe::MAX_LINE_BYTES;
 use crate::position::Position;
 use crate::search::SearchLimits;
 use std::collections::VecDeque;
@@ -91,6 +92,13 @@ fn run_on(input: impl BufRead + Send + 'static, out: Output, limits: EngineLimit
         // A search that answered lets the next `go` start first, so that this command (a `stop`, a
         // `ponderhit`) reaches the search it is meant for.
         engine.start_queued();
+        let line = match line {
+            Ok(line) => line,
+            Err(unreadable) => {
+                engine.out.error(&unreadable);
+                continue;
+            }
+        };
         log::debug!("< {line}");
         if !engine.handle(command::parse(&line)) {
             return 0;
@@ -98,30 +106,35 @@ fn run_on(input: impl BufRead + Send + 'static, out: Output, limits: EngineLimit
     }
 }
 
-/// Reads lines on their own thread so that the command loop can wait on a channel.
-fn spawn_reader(input: impl BufRead + Send + 'static) -> mpsc::Receiver<String> {
+/// Reads lines on their own thread so that the command loop can wait on a channel. A line that
+/// cannot be a command (not UTF-8, too long to keep) comes as `Err` with what to tell the user.
+fn spawn_reader(input: impl BufRead + Send + 'static) -> mpsc::Receiver<Result<String, String>> {
     let (tx, rx) = mpsc::channel();
     let spawned = thread::Builder::new()
         .name("usi-reader".into())
         .spawn(move || {
-            for line in input.lines() {
-                // A line that is not UTF-8 ends `lines()` with an error; treat it like the end of input
-                // only if reading itself failed.
-                match line {
-                    Ok(l) => {
-                        if tx.send(l).is_err() {
-                            return;
-                        }
-                    }
-                    Err(e) if e.kind() == std::io::ErrorKind::InvalidData => {
-                        if tx.send("<invalid UTF-8>".into()).is_err() {
-                            return;
-                        }
-                    }
+            let mut input = input;
+            let mut buf = Vec::new();
+            loop {
+                // Only a failed read ends the input early; a line that is not UTF-8 or too long is
+                // one more line, answered with an error.
+                let line = match crate::pipe::read_line_capped(&mut input, MAX_LINE_BYTES, &mut buf)
+                {
+                    Ok(None) => return,
+                    Ok(Some(true)) => match std::str::from_utf8(&buf) {
+                        Ok(l) => Ok(l.strip_suffix('\r').unwrap_or(l).to_string()),
+                        Err(_) => Err("a line that is not UTF-8 was ignored".to_string()),
+                    },
+                    Ok(Some(false)) => Err(format!(
+                        "a line of more than {MAX_LINE_BYTES} bytes was ignored"
+                    )),
                     Err(e) => {
                         log::warn!("stdin: {e}");
                         return;
                     }
+                };
+                if tx.send(line).is_err() {
+                    return;
                 }
             }
         });
