@@ -524,10 +524,10 @@ fn bench_filter_limit_and_broken_rows() {
     assert_eq!(out.status.code(), Some(1));
     let out = kanju(&["bench", "/no/such/file.tsv"], "");
     assert_eq!(out.status.code(), Some(2));
-    // An endless file is refused, not read into memory.
+    // An endless device is refused, not read into memory.
     let out = kanju(&["bench", "/dev/zero"], "");
     assert_eq!(out.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("larger than"));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("not a file or a pipe"));
     // Bytes that are not UTF-8 spoil only their row: a note in Shift JIS leaves its row good, a
     // damaged row is one wrong row, and the rest of the file is benched.
     let mut bytes = format!("f-sjis\t{MATE1}\tmate:1\t\t").into_bytes();

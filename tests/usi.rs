@@ -789,9 +789,6 @@ fn go_mate_with_a_bad_time_still_answers_once() {
     assert_mate(MATE1, &e.checkmate(ANSWER), 1);
 }
 
-/// A `go` while a search runs, well-formed or not, waits its turn: each gets its own answer, in the
-/// order of the `go`s, each for the position it came with (a script pipes several problems at once;
-/// they were refused, and a malformed one answered before the running search).
 /// Starts a search that runs until `stop` (Microcosmos, `go mate infinite`) and sends a `go mate`
 /// of `sfen` to wait its turn behind it.
 fn queue_behind_a_long_search(e: &mut Engine, sfen: &str) {
@@ -801,6 +798,9 @@ fn queue_behind_a_long_search(e: &mut Engine, sfen: &str) {
     e.send("go mate 30000");
 }
 
+/// A `go` while a search runs, well-formed or not, waits its turn: each gets its own answer, in the
+/// order of the `go`s, each for the position it came with (a script pipes several problems at once;
+/// they were refused, and a malformed one answered before the running search).
 #[test]
 fn a_go_during_a_search_waits_its_turn() {
     let mut e = Engine::ready();

@@ -330,20 +330,44 @@ const MAX_FILE_BYTES: u64 = 256 << 20;
 
 fn read_limited(path: &Path) -> io::Result<Vec<u8>> {
     use std::io::Read;
-    let mut bytes = Vec::new();
-    std::fs::File::open(path)?
-        .take(MAX_FILE_BYTES + 1)
-        .read_to_end(&mut bytes)?;
-    if bytes.len() as u64 > MAX_FILE_BYTES {
-        return Err(io::Error::new(
+    let too_large = || {
+        io::Error::new(
             io::ErrorKind::InvalidData,
             format!(
                 "larger than {} MiB: not a problem file",
                 MAX_FILE_BYTES >> 20
             ),
+        )
+    };
+    let file = std::fs::File::open(path)?;
+    let meta = file.metadata()?;
+    // A file says its size; a device (`/dev/zero`) is no problem file at all; only a pipe
+    // (`<(…)`) must be read to learn it.
+    if meta.is_file() && meta.len() > MAX_FILE_BYTES {
+        return Err(too_large());
+    }
+    if !meta.is_file() && !is_fifo(&meta) {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            "not a file or a pipe",
         ));
     }
+    let mut bytes = Vec::new();
+    file.take(MAX_FILE_BYTES + 1).read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > MAX_FILE_BYTES {
+        return Err(too_large());
+    }
     Ok(bytes)
+}
+
+#[cfg(unix)]
+fn is_fifo(meta: &std::fs::Metadata) -> bool {
+    std::os::unix::fs::FileTypeExt::is_fifo(&meta.file_type())
+}
+
+#[cfg(not(unix))]
+fn is_fifo(_meta: &std::fs::Metadata) -> bool {
+    false
 }
 
 fn bench_file(
