@@ -496,13 +496,16 @@ fn infinite_and_ponder_answers_wait_for_stop_or_ponderhit() {
     // A refused position (a game needs both kings) says why at once but holds its answer too.
     let mut e = Engine::ready();
     e.send("position sfen 4k4/9/9/9/9/9/9/9/9 b G 1");
-    for (go, release) in [("go infinite", "stop"), ("go ponder", "ponderhit")] {
+    for (go, release, why) in [
+        ("go infinite", "stop", "needs both kings"),
+        ("go ponder", "ponderhit", "needs both kings"),
+        // A malformed `go infinite`/`go ponder` too.
+        ("go infinite searchmoves 7g7f", "stop", "unknown parameter"),
+        ("go ponder btime x", "ponderhit", "is not a time"),
+    ] {
         e.send(go);
         let said = e.read_until("info", QUICK);
-        assert!(
-            said.last().unwrap().contains("needs both kings"),
-            "{go}: {said:?}"
-        );
+        assert!(said.last().unwrap().contains(why), "{go}: {said:?}");
         e.assert_no("bestmove", Duration::from_millis(200));
         e.send(release);
         let best = e.read_until("bestmove", QUICK);

@@ -32,9 +32,20 @@ pub enum Command {
     Refused {
         error: String,
         reply: &'static str,
+        /// What the reply waits for, as a well-formed `go`'s would.
+        awaits: Awaits,
     },
     /// Not a USI command kanju knows.
     Unknown(String),
+}
+
+/// What the answer of a game `go` waits for besides its search (USI: after `go infinite` the
+/// `bestmove` comes only once `stop` does, after `go ponder` once `ponderhit` or `stop` does).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Awaits {
+    Nothing,
+    Stop,
+    PonderHit,
 }
 
 /// The limit of a `go mate`.
@@ -161,15 +172,24 @@ fn parse_go(words: &[&str]) -> Command {
                         "go mate: '{ms}' is neither a time in milliseconds nor 'infinite'"
                     ),
                     reply: CHECKMATE_TIMEOUT,
+                    awaits: Awaits::Nothing,
                 },
             },
         };
     }
     match parse_go_params(words) {
         Ok(p) => Command::Go(p),
+        // Malformed, but still a `go infinite` or `go ponder`: its answer waits all the same.
         Err(error) => Command::Refused {
             error,
             reply: BESTMOVE_RESIGN,
+            awaits: if words.contains(&"ponder") {
+                Awaits::PonderHit
+            } else if words.contains(&"infinite") {
+                Awaits::Stop
+            } else {
+                Awaits::Nothing
+            },
         },
     }
 }
@@ -293,6 +313,20 @@ mod tests {
             }
         ));
         assert!(matches!(parse("go byoyomi"), Command::Refused { .. }));
+        assert!(matches!(
+            parse("go infinite searchmoves 7g7f"),
+            Command::Refused {
+                awaits: Awaits::Stop,
+                ..
+            }
+        ));
+        assert!(matches!(
+            parse("go ponder btime x"),
+            Command::Refused {
+                awaits: Awaits::PonderHit,
+                ..
+            }
+        ));
         assert!(matches!(parse("go sideways 3"), Command::Refused { .. }));
         assert!(matches!(parse("go nodes"), Command::Refused { .. }));
         assert!(matches!(parse("go depth -1"), Command::Refused { .. }));

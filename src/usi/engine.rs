@@ -5,7 +5,7 @@
 //! ends, so the loop never blocks on the table: `stop`, `quit` and `isready` are answered at once
 //! whatever the search is doing.
 
-use super::command::{self, Command, GoParams, MateLimit};
+use super::command::{self, Awaits, Command, GoParams, MateLimit};
 use super::options::Options;
 use super::output::{self, Output};
 use crate::checked::{Answer, CheckedSolver, usi_moves};
@@ -171,6 +171,8 @@ struct Go {
     after_ponderhit: Option<Duration>,
     position: Option<Position>,
     options: Options,
+    /// A `go` refused for its own words (a malformed `go infinite …`): why.
+    refused: Option<String>,
 }
 
 /// What a search thread answers with when it ends.
@@ -252,6 +254,7 @@ impl Engine {
                 after_ponderhit: None,
                 position: self.position.clone(),
                 options: self.options.clone(),
+                refused: None,
             }))),
             Command::Go(params) => self.go_game(&params),
             Command::Stop | Command::GameOver => self.stop(),
@@ -264,7 +267,26 @@ impl Engine {
             }
             // A refused `go` answers in its turn too: while a search runs, a `checkmate`/`bestmove`
             // printed at once would be taken for the running search's answer.
-            Command::Refused { error, reply } => self.go(Queued::Refused { error, reply }),
+            Command::Refused {
+                error,
+                reply,
+                awaits: Awaits::Nothing,
+            } => self.go(Queued::Refused { error, reply }),
+            // A held refusal answers like a held search whose position was refused.
+            Command::Refused { error, awaits, .. } => self.go(Queued::Search(Box::new(Go {
+                mode: Mode::Game,
+                time: None,
+                nodes: None,
+                hold: if awaits == Awaits::PonderHit {
+                    Hold::Ponder
+                } else {
+                    Hold::Infinite
+                },
+                after_ponderhit: None,
+                position: None,
+                options: self.options.clone(),
+                refused: Some(error),
+            }))),
             Command::Unknown(what) => {
                 self.out
                     .error(&format!("unknown command '{}'", output::shown(&what)));
@@ -350,6 +372,7 @@ impl Engine {
             after_ponderhit,
             position: self.position.clone(),
             options: self.options.clone(),
+            refused: None,
         })));
     }
 
@@ -447,8 +470,12 @@ impl Engine {
             after_ponderhit,
             position,
             options,
+            refused,
         } = go;
-        let root = Self::problem(position, mode);
+        let root = match refused {
+            Some(error) => Err(error),
+            None => Self::problem(position, mode),
+        };
         if let (Err(e), Hold::No) = (&root, hold) {
             self.out.error(e);
             self.out.line(&answer_line(mode, &Answer::Timeout));
