@@ -493,6 +493,26 @@ fn infinite_and_ponder_answers_wait_for_stop_or_ponderhit() {
         "{:?}",
         hit.elapsed()
     );
+    // The same with the `go ponder` still waiting its turn behind a stopped search: the
+    // `ponderhit` is its, not the stopped one's.
+    e.send("go ponder");
+    e.assert_no("bestmove", Duration::from_millis(100));
+    e.send_raw(
+        format!("stop\nposition sfen {game}\ngo ponder btime 0 wtime 0 byoyomi 500\nponderhit\n")
+            .as_bytes(),
+    );
+    let hit = Instant::now();
+    assert_eq!(
+        e.read_until("bestmove", QUICK).last().map(String::as_str),
+        Some("bestmove resign")
+    );
+    let best = e.read_until("bestmove", QUICK);
+    assert_eq!(best.last().map(String::as_str), Some("bestmove resign"));
+    assert!(
+        hit.elapsed() >= Duration::from_millis(350),
+        "{:?}",
+        hit.elapsed()
+    );
     // A refused position (a game needs both kings) says why at once but holds its answer too.
     let mut e = Engine::ready();
     e.send("position sfen 4k4/9/9/9/9/9/9/9/9 b G 1");

@@ -173,6 +173,8 @@ struct Go {
     options: Options,
     /// A `go` refused for its own words (a malformed `go infinite …`): why.
     refused: Option<String>,
+    /// When a `ponderhit` came for this `go ponder` while it still waited its turn.
+    ponderhit_at: Option<Instant>,
 }
 
 /// What a search thread answers with when it ends.
@@ -255,6 +257,7 @@ impl Engine {
                 position: self.position.clone(),
                 options: self.options.clone(),
                 refused: None,
+                ponderhit_at: None,
             }))),
             Command::Go(params) => self.go_game(&params),
             Command::Stop | Command::GameOver => self.stop(),
@@ -286,6 +289,7 @@ impl Engine {
                 position: None,
                 options: self.options.clone(),
                 refused: Some(error),
+                ponderhit_at: None,
             }))),
             Command::Unknown(what) => {
                 self.out
@@ -373,6 +377,7 @@ impl Engine {
             position: self.position.clone(),
             options: self.options.clone(),
             refused: None,
+            ponderhit_at: None,
         })));
     }
 
@@ -381,7 +386,15 @@ impl Engine {
     /// waiting for `stop` — but within the `go`'s clock budget from now on, if it had a clock: a timer
     /// stops it then (the flag is the job's own, so a late timer touches no later search). Anything
     /// else ignores it.
-    fn ponder_hit(&self) {
+    fn ponder_hit(&mut self) {
+        // The newest `go` is meant: one still waiting its turn takes the `ponderhit` with it.
+        if let Some(Queued::Search(go)) = self.queue.back_mut()
+            && go.hold == Hold::Ponder
+            && go.ponderhit_at.is_none()
+        {
+            go.ponderhit_at = Some(Instant::now());
+            return;
+        }
         if let Slot::Busy(job) = &self.slot
             && job.hold == Hold::Ponder
             && !job.release.load(Ordering::Relaxed)
@@ -471,7 +484,18 @@ impl Engine {
             position,
             options,
             refused,
+            ponderhit_at,
         } = go;
+        // A `go ponder` whose `ponderhit` came while it waited: an ordinary search now, on what is
+        // left of its clock's budget.
+        let (hold, time) = match ponderhit_at {
+            Some(at) => (
+                Hold::No,
+                after_ponderhit
+                    .map(|b| b.saturating_sub(at.elapsed()).max(Duration::from_millis(1))),
+            ),
+            None => (hold, time),
+        };
         let root = match refused {
             Some(error) => Err(error),
             None => Self::problem(position, mode),
