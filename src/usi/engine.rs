@@ -249,15 +249,8 @@ impl Engine {
             Command::UsiNewGame => self.new_game(),
             Command::Position(text) => self.set_position(&text),
             Command::GoMate(limit) => self.go(Queued::Search(Box::new(Go {
-                mode: Mode::Mate,
                 time: mate_time(limit),
-                nodes: None,
-                hold: Hold::No,
-                after_ponderhit: None,
-                position: self.position.clone(),
-                options: self.options.clone(),
-                refused: None,
-                ponderhit_at: None,
+                ..self.request(Mode::Mate, Hold::No)
             }))),
             Command::Go(params) => self.go_game(&params),
             Command::Stop | Command::GameOver => self.stop(),
@@ -276,21 +269,17 @@ impl Engine {
                 awaits: Awaits::Nothing,
             } => self.go(Queued::Refused { error, reply }),
             // A held refusal answers like a held search whose position was refused.
-            Command::Refused { error, awaits, .. } => self.go(Queued::Search(Box::new(Go {
-                mode: Mode::Game,
-                time: None,
-                nodes: None,
-                hold: if awaits == Awaits::PonderHit {
+            Command::Refused { error, awaits, .. } => {
+                let hold = if awaits == Awaits::PonderHit {
                     Hold::Ponder
                 } else {
                     Hold::Infinite
-                },
-                after_ponderhit: None,
-                position: None,
-                options: self.options.clone(),
-                refused: Some(error),
-                ponderhit_at: None,
-            }))),
+                };
+                self.go(Queued::Search(Box::new(Go {
+                    refused: Some(error),
+                    ..self.request(Mode::Game, hold)
+                })))
+            }
             Command::Unknown(what) => {
                 self.out
                     .error(&format!("unknown command '{}'", output::shown(&what)));
@@ -369,16 +358,26 @@ impl Engine {
             Hold::No
         };
         self.go(Queued::Search(Box::new(Go {
-            mode: Mode::Game,
             time: budget,
             nodes: params.nodes,
-            hold,
             after_ponderhit,
+            ..self.request(Mode::Game, hold)
+        })));
+    }
+
+    /// A `go` of `mode` for the position and options in effect now, with no limit of its own.
+    fn request(&self, mode: Mode, hold: Hold) -> Go {
+        Go {
+            mode,
+            time: None,
+            nodes: None,
+            hold,
+            after_ponderhit: None,
             position: self.position.clone(),
             options: self.options.clone(),
             refused: None,
             ponderhit_at: None,
-        })));
+        }
     }
 
     /// `ponderhit`: the move a `go ponder` search finds is now wanted. The search goes on (kanju does
