@@ -292,12 +292,25 @@ impl Totals {
 }
 
 /// Runs every file and prints a summary per file (and a total for several). Returns the totals; an
-/// unreadable file is an error.
+/// unreadable file is an error, found before anything is searched.
 pub fn run_bench(
     files: &[impl AsRef<Path>],
     opts: &BenchOptions,
     out: &mut impl Write,
 ) -> io::Result<Totals> {
+    // Every file is read first: a missing or refused one (a typo in the last of several files) ends
+    // the bench at once, before the table is built and before minutes of searching.
+    let texts = files
+        .iter()
+        .map(|path| {
+            let path = path.as_ref();
+            let bytes = read_limited(path)
+                .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", path.display())))?;
+            // A byte that is not UTF-8 (a note in Shift JIS, a damaged row) spoils its row at most:
+            // the row's columns are read as they are, and a broken SFEN is refused like any other.
+            Ok((path, String::from_utf8_lossy(&bytes).into_owned()))
+        })
+        .collect::<io::Result<Vec<_>>>()?;
     let mut solver = CheckedSolver::new(opts.hash_mb);
     // The table's memory is backed before the first problem, so that its search time (what the bench
     // reports) does not carry the table's page faults.
@@ -306,14 +319,8 @@ pub fn run_bench(
     solver.set_pv_level(opts.pv);
     solver.set_futile(opts.futile);
     let mut all = Totals::default();
-    for path in files {
-        let path = path.as_ref();
-        let bytes = read_limited(path)
-            .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", path.display())))?;
-        // A byte that is not UTF-8 (a note in Shift JIS, a damaged row) spoils its row at most: the
-        // row's columns are read as they are, and a broken SFEN is refused like any other.
-        let text = String::from_utf8_lossy(&bytes);
-        let totals = bench_file(&mut solver, path, &text, opts, out)?;
+    for (path, text) in &texts {
+        let totals = bench_file(&mut solver, path, text, opts, out)?;
         writeln!(out, "{}", totals.summary(&path.display().to_string()))?;
         out.flush()?;
         all.merge(&totals);
@@ -619,6 +626,22 @@ mod tests {
         )
         .unwrap();
         assert_eq!((t.problems, t.wrong, t.illegal), (4, 1, 2));
+    }
+
+    #[test]
+    fn an_unreadable_file_ends_the_bench_before_any_search() {
+        let dir = std::env::temp_dir().join(format!("kanju-bench-early-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let good = dir.join("good.tsv");
+        std::fs::write(&good, format!("ok\t{MATE1}\tmate:1\n")).unwrap();
+        let missing = dir.join("missing.tsv");
+        let mut out = Vec::new();
+        let r = run_bench(&[&good, &missing], &opts(false), &mut out);
+        std::fs::remove_dir_all(&dir).unwrap();
+        let e = r.unwrap_err();
+        assert!(e.to_string().contains("missing.tsv"), "{e}");
+        // Not a row of the good file was searched or printed.
+        assert!(out.is_empty(), "{}", String::from_utf8_lossy(&out));
     }
 
     #[test]
