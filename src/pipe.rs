@@ -11,7 +11,7 @@ pub const MAX_LINE_BYTES: usize = 1 << 20;
 
 /// Reads the next line (without its `\n`) into `buf`: `Ok(None)` at the end of the input,
 /// `Ok(Some(true))` for a line, `Ok(Some(false))` for a line longer than `max` bytes, which is read to
-/// its end and dropped (`buf` left empty).
+/// its end with only its first `max` bytes kept in `buf` (enough to tell a comment, never the whole).
 pub fn read_line_capped(
     input: &mut impl BufRead,
     max: usize,
@@ -32,12 +32,9 @@ pub fn read_line_capped(
         let end = avail.iter().position(|&b| b == b'\n');
         let chunk = &avail[..end.unwrap_or(avail.len())];
         if !too_long {
-            if buf.len() + chunk.len() > max {
-                too_long = true;
-                buf.clear();
-            } else {
-                buf.extend_from_slice(chunk);
-            }
+            let room = max - buf.len();
+            too_long = chunk.len() > room;
+            buf.extend_from_slice(&chunk[..chunk.len().min(room)]);
         }
         let used = end.map_or(avail.len(), |i| i + 1);
         input.consume(used);
@@ -79,7 +76,7 @@ mod line_tests {
     use super::*;
 
     #[test]
-    fn lines_are_read_whole_or_dropped_when_too_long() {
+    fn lines_are_read_whole_or_cut_when_too_long() {
         let text = b"short\nabcdefghij\nlast".to_vec();
         // A buffer smaller than a line: the line comes in several chunks.
         let mut input = io::BufReader::with_capacity(3, &text[..]);
@@ -92,7 +89,7 @@ mod line_tests {
             got,
             [
                 (true, "short".to_string()),
-                (false, String::new()),
+                (false, "abcdefgh".to_string()),
                 (true, "last".to_string())
             ]
         );

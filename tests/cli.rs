@@ -764,9 +764,13 @@ fn solve_reads_crlf_and_invalid_utf8_lines() {
         .spawn()
         .expect("kanju starts");
     let mut stdin = child.stdin.take().unwrap();
-    // A line too long to keep (3 MB) is one more malformed problem, not the end of memory.
+    // A line too long to keep (3 MB) is one more malformed problem, not the end of memory; a
+    // comment as long is still a comment (no answer).
     let writer = std::thread::spawn(move || {
         stdin.write_all(&input).unwrap();
+        stdin.write_all(b"  # ").unwrap();
+        stdin.write_all(&vec![b'c'; 3_000_000]).unwrap();
+        stdin.write_all(b"\n").unwrap();
         stdin.write_all(&vec![b'x'; 3_000_000]).unwrap();
         stdin.write_all(b"\n").unwrap();
     });

@@ -97,6 +97,10 @@ pub fn run_solve(
             match read_line_capped(&mut input, MAX_LINE_BYTES, &mut buf) {
                 Ok(None) => None,
                 Ok(Some(true)) => Some(Ok(String::from_utf8_lossy(&buf).into_owned())),
+                // A comment stays a comment however long (its first bytes say so).
+                Ok(Some(false)) if String::from_utf8_lossy(&buf).trim_start().starts_with('#') => {
+                    Some(Ok(String::from("#")))
+                }
                 Ok(Some(false)) => {
                     Some(Ok(format!("<a line of more than {MAX_LINE_BYTES} bytes>")))
                 }
