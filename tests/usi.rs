@@ -900,6 +900,38 @@ fn a_go_during_a_search_waits_its_turn() {
     assert!(e.wait_exit(ANSWER).success());
 }
 
+/// A `stop` ends every `go infinite` before it, the running one and one still waiting its turn (it
+/// answers at once, unsearched: it could end by no other `stop`); a waiting `go` with a limit of its own
+/// still searches in its turn.
+#[test]
+fn a_stop_ends_a_waiting_go_infinite_too() {
+    let mut e = Engine::ready();
+    e.send(&format!("position sfen {MICROCOSMOS}"));
+    e.send("go mate infinite");
+    e.send("go mate infinite");
+    e.send(&format!("position sfen {MATE1}"));
+    e.send("go mate 30000");
+    e.assert_no("checkmate", Duration::from_millis(300));
+    e.send("stop");
+    assert_eq!(e.checkmate(QUICK), "checkmate timeout");
+    // Before: the second search started after the `stop` and held its answer for another.
+    assert_eq!(e.checkmate(QUICK), "checkmate timeout");
+    assert_mate(MATE1, &e.checkmate(ANSWER), 1);
+    e.assert_silent(Duration::from_millis(200));
+    // A game's `go ponder` likewise (`gameover` stops as `stop` does).
+    let game = "g1+P1k1+P+P+L/1p3P3/+R+p2pp1pl/1NNsg+p2+R/+b+nL+P1+p3/1P3ssP1/2P1+Ps2N/4+P1P1L/+B2K2G1g b - 1";
+    e.send(&format!("position sfen {game}"));
+    e.send("go infinite");
+    e.send("go ponder");
+    e.assert_no("bestmove", Duration::from_millis(200));
+    e.send("gameover lose");
+    for _ in 0..2 {
+        let best = e.read_until("bestmove", QUICK);
+        assert_eq!(best.last().map(String::as_str), Some("bestmove resign"));
+    }
+    e.assert_silent(Duration::from_millis(200));
+}
+
 #[test]
 fn absurd_and_unknown_options_keep_the_old_values() {
     let mut e = Engine::ready();

@@ -175,6 +175,18 @@ struct Go {
     refused: Option<String>,
     /// When a `ponderhit` came for this `go ponder` while it still waited its turn.
     ponderhit_at: Option<Instant>,
+    /// A `go` that only a `stop` ends, ended by one (or by `gameover`) while it still waited its
+    /// turn (`Engine::stop`): it answers in its turn without searching.
+    stopped: bool,
+}
+
+impl Go {
+    /// Whether only a `stop` ends this search: it holds its answer until then (`go infinite`, `go
+    /// ponder` before its `ponderhit`), or it has no limit at all (`go mate infinite`).
+    fn ends_only_by_stop(&self) -> bool {
+        let holds = self.hold != Hold::No && self.ponderhit_at.is_none();
+        holds || (self.time.is_none() && self.nodes.is_none())
+    }
 }
 
 /// What a search thread answers with when it ends.
@@ -333,9 +345,23 @@ impl Engine {
         };
     }
 
-    fn stop(&self) {
+    /// `stop` (and `gameover`): the running search stops, and so does every `go` still waiting its
+    /// turn that only a `stop` can end (a script or a GUI that sent it before the last search
+    /// answered, then `stop`): `go infinite`, `go ponder`, `go mate infinite`. No `stop` may come
+    /// after this one: started after it, such a search would run (or hold its answer) for ever. It
+    /// answers in its turn, at once. A waiting `go` with a limit of its own still searches in its
+    /// turn (a script pipes several `go mate 30000` behind one `go mate infinite` and ends that one
+    /// with `stop`).
+    fn stop(&mut self) {
         if let Slot::Busy(job) = &self.slot {
             job.stop.store(true, Ordering::Relaxed);
+        }
+        for q in &mut self.queue {
+            if let Queued::Search(go) = q
+                && go.ends_only_by_stop()
+            {
+                go.stopped = true;
+            }
         }
     }
 
@@ -377,6 +403,7 @@ impl Engine {
             options: self.options.clone(),
             refused: None,
             ponderhit_at: None,
+            stopped: false,
         }
     }
 
@@ -484,6 +511,7 @@ impl Engine {
             options,
             refused,
             ponderhit_at,
+            stopped,
         } = go;
         // A `go ponder` whose `ponderhit` came while it waited: an ordinary search now, on what is
         // left of its clock's budget.
@@ -499,6 +527,14 @@ impl Engine {
             Some(error) => Err(error),
             None => Self::problem(position, mode),
         };
+        // A `go` stopped before its turn answers without searching (a stopped search holds nothing).
+        if stopped {
+            if let Err(e) = &root {
+                self.out.error(e);
+            }
+            self.out.line(&answer_line(mode, &Answer::Timeout));
+            return;
+        }
         if let (Err(e), Hold::No) = (&root, hold) {
             self.out.error(e);
             self.out.line(&answer_line(mode, &Answer::Timeout));
