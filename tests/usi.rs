@@ -900,8 +900,9 @@ fn a_go_during_a_search_waits_its_turn() {
     assert!(e.wait_exit(ANSWER).success());
 }
 
-/// A `stop` ends every `go infinite` before it, the running one and one still waiting its turn (it
-/// answers at once, unsearched: it could end by no other `stop`); a waiting `go` with a limit of its own
+/// A `stop` ends every `go` before it that only a `stop` could end, the running one and those still
+/// waiting their turn: a waiting one starts with its `stop` already given (it answers at once, with
+/// what its first moment finds: a mate in one at the root); a waiting `go` with a limit of its own
 /// still searches in its turn.
 #[test]
 fn a_stop_ends_a_waiting_go_infinite_too() {
@@ -910,15 +911,17 @@ fn a_stop_ends_a_waiting_go_infinite_too() {
     e.send("go mate infinite");
     e.send("go mate infinite");
     e.send(&format!("position sfen {MATE1}"));
+    e.send("go mate infinite");
     e.send("go mate 30000");
     e.assert_no("checkmate", Duration::from_millis(300));
     e.send("stop");
     assert_eq!(e.checkmate(QUICK), "checkmate timeout");
-    // Before: the second search started after the `stop` and held its answer for another.
+    // Before: the second search started after the `stop` and ran on for another.
     assert_eq!(e.checkmate(QUICK), "checkmate timeout");
+    assert_mate(MATE1, &e.checkmate(QUICK), 1);
     assert_mate(MATE1, &e.checkmate(ANSWER), 1);
     e.assert_silent(Duration::from_millis(200));
-    // A game's `go ponder` likewise (`gameover` stops as `stop` does).
+    // A game's `go infinite` and `go ponder` likewise (`gameover` stops as `stop` does).
     let game = "g1+P1k1+P+P+L/1p3P3/+R+p2pp1pl/1NNsg+p2+R/+b+nL+P1+p3/1P3ssP1/2P1+Ps2N/4+P1P1L/+B2K2G1g b - 1";
     e.send(&format!("position sfen {game}"));
     e.send("go infinite");
@@ -930,6 +933,18 @@ fn a_stop_ends_a_waiting_go_infinite_too() {
         assert_eq!(best.last().map(String::as_str), Some("bestmove resign"));
     }
     e.assert_silent(Duration::from_millis(200));
+    // A waiting `go ponder` whose `ponderhit` came is an ordinary search on its clock: a `stop`
+    // after that is not its (the mate in one with the attacker's king added is played, not resigned).
+    let mate1_game = "4k4/9/4P4/9/9/9/9/9/8K b G2r2b3g4s4n4l17p 1";
+    e.send(&format!("position sfen {MICROCOSMOS}"));
+    e.send("go mate infinite");
+    e.send(&format!("position sfen {mate1_game}"));
+    e.send("go ponder btime 10000 wtime 10000 byoyomi 5000");
+    e.send("ponderhit");
+    e.send("stop");
+    assert_eq!(e.checkmate(QUICK), "checkmate timeout");
+    let best = e.read_until("bestmove", QUICK);
+    assert_eq!(best.last().map(String::as_str), Some("bestmove G*5b"));
 }
 
 #[test]

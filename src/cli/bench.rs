@@ -298,17 +298,18 @@ pub fn run_bench(
     opts: &BenchOptions,
     out: &mut impl Write,
 ) -> io::Result<Totals> {
-    // Every file is read first: a missing or refused one (a typo in the last of several files) ends
-    // the bench at once, before the table is built and before minutes of searching.
-    let texts = files
+    let in_file =
+        |path: &Path, e: io::Error| io::Error::new(e.kind(), format!("{}: {e}", path.display()));
+    // Every file is opened first: a missing or refused one (a typo in the last of several files) ends
+    // the bench at once, before the table is built and before minutes of searching. Each is read in
+    // its turn, so that only one file's text is held at a time.
+    let opened = files
         .iter()
         .map(|path| {
             let path = path.as_ref();
-            let bytes = read_limited(path)
-                .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", path.display())))?;
-            // A byte that is not UTF-8 (a note in Shift JIS, a damaged row) spoils its row at most:
-            // the row's columns are read as they are, and a broken SFEN is refused like any other.
-            Ok((path, String::from_utf8_lossy(&bytes).into_owned()))
+            open_problem_file(path)
+                .map(|file| (path, file))
+                .map_err(|e| in_file(path, e))
         })
         .collect::<io::Result<Vec<_>>>()?;
     let mut solver = CheckedSolver::new(opts.hash_mb);
@@ -319,8 +320,12 @@ pub fn run_bench(
     solver.set_pv_level(opts.pv);
     solver.set_futile(opts.futile);
     let mut all = Totals::default();
-    for (path, text) in &texts {
-        let totals = bench_file(&mut solver, path, text, opts, out)?;
+    for (path, file) in opened {
+        let bytes = read_capped(file).map_err(|e| in_file(path, e))?;
+        // A byte that is not UTF-8 (a note in Shift JIS, a damaged row) spoils its row at most: the
+        // row's columns are read as they are, and a broken SFEN is refused like any other.
+        let text = String::from_utf8_lossy(&bytes);
+        let totals = bench_file(&mut solver, path, &text, opts, out)?;
         writeln!(out, "{}", totals.summary(&path.display().to_string()))?;
         out.flush()?;
         all.merge(&totals);
@@ -335,17 +340,18 @@ pub fn run_bench(
 /// `/dev/zero`, is refused instead of filling the memory.
 const MAX_FILE_BYTES: u64 = 256 << 20;
 
-fn read_limited(path: &Path) -> io::Result<Vec<u8>> {
-    use std::io::Read;
-    let too_large = || {
-        io::Error::new(
-            io::ErrorKind::InvalidData,
-            format!(
-                "larger than {} MiB: not a problem file",
-                MAX_FILE_BYTES >> 20
-            ),
-        )
-    };
+fn too_large() -> io::Error {
+    io::Error::new(
+        io::ErrorKind::InvalidData,
+        format!(
+            "larger than {} MiB: not a problem file",
+            MAX_FILE_BYTES >> 20
+        ),
+    )
+}
+
+/// Opens a problem file: a file of at most `MAX_FILE_BYTES`, or a pipe.
+fn open_problem_file(path: &Path) -> io::Result<std::fs::File> {
     let file = std::fs::File::open(path)?;
     let meta = file.metadata()?;
     // A file says its size; a device (`/dev/zero`) is no problem file at all; only a pipe
@@ -359,6 +365,13 @@ fn read_limited(path: &Path) -> io::Result<Vec<u8>> {
             "not a file or a pipe",
         ));
     }
+    Ok(file)
+}
+
+/// Reads an opened problem file whole, refusing it past `MAX_FILE_BYTES` (a pipe says its size only
+/// so).
+fn read_capped(file: std::fs::File) -> io::Result<Vec<u8>> {
+    use std::io::Read;
     let mut bytes = Vec::new();
     file.take(MAX_FILE_BYTES + 1).read_to_end(&mut bytes)?;
     if bytes.len() as u64 > MAX_FILE_BYTES {

@@ -176,7 +176,7 @@ struct Go {
     /// When a `ponderhit` came for this `go ponder` while it still waited its turn.
     ponderhit_at: Option<Instant>,
     /// A `go` that only a `stop` ends, ended by one (or by `gameover`) while it still waited its
-    /// turn (`Engine::stop`): it answers in its turn without searching.
+    /// turn (`Engine::stop`): it starts in its turn with its `stop` already given.
     stopped: bool,
 }
 
@@ -184,8 +184,13 @@ impl Go {
     /// Whether only a `stop` ends this search: it holds its answer until then (`go infinite`, `go
     /// ponder` before its `ponderhit`), or it has no limit at all (`go mate infinite`).
     fn ends_only_by_stop(&self) -> bool {
-        let holds = self.hold != Hold::No && self.ponderhit_at.is_none();
-        holds || (self.time.is_none() && self.nodes.is_none())
+        // After its `ponderhit` a `go ponder` is an ordinary search on its clock's budget
+        // (`after_ponderhit`; a `go ponder`'s own `time` is none, its clock not yet running).
+        let (holds, time) = match self.ponderhit_at {
+            None => (self.hold != Hold::No, self.time),
+            Some(_) => (false, self.after_ponderhit),
+        };
+        holds || (time.is_none() && self.nodes.is_none())
     }
 }
 
@@ -349,9 +354,10 @@ impl Engine {
     /// turn that only a `stop` can end (a script or a GUI that sent it before the last search
     /// answered, then `stop`): `go infinite`, `go ponder`, `go mate infinite`. No `stop` may come
     /// after this one: started after it, such a search would run (or hold its answer) for ever. It
-    /// answers in its turn, at once. A waiting `go` with a limit of its own still searches in its
-    /// turn (a script pipes several `go mate 30000` behind one `go mate infinite` and ends that one
-    /// with `stop`).
+    /// starts in its turn with the `stop` already given, as if it had come at its first moment: it
+    /// answers at once, with what that moment finds (a mate in one at the root). A waiting `go` with
+    /// a limit of its own still searches in its turn (a script pipes several `go mate 30000` behind
+    /// one `go mate infinite` and ends that one with `stop`).
     fn stop(&mut self) {
         if let Slot::Busy(job) = &self.slot {
             job.stop.store(true, Ordering::Relaxed);
@@ -527,14 +533,9 @@ impl Engine {
             Some(error) => Err(error),
             None => Self::problem(position, mode),
         };
-        // A `go` stopped before its turn answers without searching (a stopped search holds nothing).
-        if stopped {
-            if let Err(e) = &root {
-                self.out.error(e);
-            }
-            self.out.line(&answer_line(mode, &Answer::Timeout));
-            return;
-        }
+        // A `go` stopped while it waited starts with its `stop` given: it answers with what its first
+        // moment finds (a mate in one at the root), and holds nothing.
+        let hold = if stopped { Hold::No } else { hold };
         if let (Err(e), Hold::No) = (&root, hold) {
             self.out.error(e);
             self.out.line(&answer_line(mode, &Answer::Timeout));
@@ -553,7 +554,8 @@ impl Engine {
             info_interval: (options.pv_interval_ms > 0)
                 .then(|| Duration::from_millis(options.pv_interval_ms)),
         };
-        self.slot = match spawn_search(solver, root, limits, mode, hold, self.out.clone()) {
+        self.slot = match spawn_search(solver, root, limits, mode, hold, stopped, self.out.clone())
+        {
             Ok(job) => Slot::Busy(Job {
                 after_ponderhit,
                 ..job
@@ -652,9 +654,11 @@ fn spawn_search(
     limits: SearchLimits,
     mode: Mode,
     hold: Hold,
+    stopped: bool,
     out: Output,
 ) -> std::io::Result<Job> {
-    let stop = Arc::new(AtomicBool::new(false));
+    // `stopped`: a `stop` came for this search before it started (`Engine::stop`).
+    let stop = Arc::new(AtomicBool::new(stopped));
     let answered = Arc::new(AtomicBool::new(false));
     let release = Arc::new(AtomicBool::new(false));
     let (stop2, answered2, release2) = (stop.clone(), answered.clone(), release.clone());
