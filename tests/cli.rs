@@ -193,6 +193,37 @@ fn solve_says_when_the_line_is_not_proven_shortest() {
     assert!(out.stderr.is_empty());
 }
 
+/// A search without any limit gets a larger phase after the proof (`PHASE_STEP_MIN_NODES_UNLIMITED`):
+/// Zukou #30's refutation of every shorter mate needs a little more than a limited search's phase
+/// allows, so only the unlimited one calls its 17-ply line exact.
+#[test]
+fn an_unlimited_solve_proves_the_line_exact_where_a_limited_one_stops() {
+    const ZUKOU_30: &str = "4+LgB2/3+P1+R1R1/4+bl1g1/8k/5p1p1/7+p1/9/9/9 b 2G4s4n2l14p 1";
+    let limited = kanju(&["solve", "--hash-mb", "64", "--json", ZUKOU_30], "");
+    let line = &stdout_lines(&limited)[0];
+    assert!(
+        line.contains("\"length\":17,") && line.contains("\"exact\":false,"),
+        "{line}"
+    );
+    let unlimited = kanju(
+        &[
+            "solve",
+            "--hash-mb",
+            "64",
+            "--json",
+            "--time-ms",
+            "0",
+            ZUKOU_30,
+        ],
+        "",
+    );
+    let line = &stdout_lines(&unlimited)[0];
+    assert!(
+        line.contains("\"length\":17,\"bound\":17,") && line.contains("\"exact\":true,"),
+        "{line}"
+    );
+}
+
 /// `--check-alternatives`: an indented `alternative …` line after the answer in text, an
 /// `alternatives` array in JSON; without the flag, neither.
 #[test]

@@ -41,7 +41,7 @@ pub struct Alternatives {
 /// Checks every attacker move of `line` (a verified mating line from the root of `s`).
 pub(super) fn check(s: &mut Dfpn, line: &[Move]) -> Alternatives {
     // The check's own node budget, like the PV phase's.
-    s.node_budget = s.config.phase_budget(s.nodes);
+    s.node_budget = s.phase_budget();
     s.aborted = false;
     let mut out = Alternatives::default();
     let mut keys = vec![];

@@ -17,7 +17,7 @@
 
 mod progress;
 
-use super::config::SearchConfig;
+use super::config::{PHASE_STEP_MIN_NODES, PHASE_STEP_MIN_NODES_UNLIMITED, SearchConfig};
 use super::hands;
 use super::loops::{Dependence, PathBoards, PathMap, ROOT_PATH, next_path};
 use super::node::Child;
@@ -352,6 +352,27 @@ impl<'a> Dfpn<'a> {
     /// Whether `stop`, the user's limits or the node budget say the search must end.
     pub(super) fn limit_reached(&self) -> bool {
         self.user_limit_reached() || self.node_budget.is_some_and(|n| self.nodes >= n)
+    }
+
+    /// The smallest step of a phase after the proof: larger when the user set no limit at all
+    /// (`PHASE_STEP_MIN_NODES_UNLIMITED`).
+    fn phase_floor(&self) -> u64 {
+        if self.limits.time.is_none() && self.limits.nodes.is_none() {
+            PHASE_STEP_MIN_NODES_UNLIMITED
+        } else {
+            PHASE_STEP_MIN_NODES
+        }
+    }
+
+    /// The node budget of one step of a phase after the proof, begun now (`SearchConfig::phase_step`).
+    pub(super) fn phase_step(&self) -> Option<u64> {
+        self.config.phase_step(self.nodes, self.phase_floor())
+    }
+
+    /// The node count at which a phase after the proof, begun now, stops
+    /// (`SearchConfig::phase_budget`).
+    pub(super) fn phase_budget(&self) -> Option<u64> {
+        self.config.phase_budget(self.nodes, self.phase_floor())
     }
 
     /// After a phase spent its node budget (and only its budget): a small one more, so that the line

@@ -145,7 +145,7 @@ pub(super) fn extract(s: &mut Dfpn, level: PvLevel) -> Option<Line> {
         // The shortest-first search proved the length (`deepen.rs`): read the line along exact
         // values at once. The first line would only be a fallback, rebuilt (and partly re-proven:
         // the 3-ply frontier stores only its root's proof) for nothing.
-        s.node_budget = s.config.phase_budget(s.nodes);
+        s.node_budget = s.phase_budget();
         let line = final_walk(s, n, true, vec![]);
         s.node_budget = None;
         if line.exact {
@@ -159,8 +159,8 @@ pub(super) fn extract(s: &mut Dfpn, level: PvLevel) -> Option<Line> {
     // the table lost on the way, backing out of dead ends) has only the search's own limits, never
     // the phase budget, so that a proven root with time left does not end as "timeout".
     let first = first_line(s)?;
-    s.node_budget = s.config.phase_budget(s.nodes);
-    let step = s.config.phase_step(s.nodes);
+    s.node_budget = s.phase_budget();
+    let step = s.phase_step();
     let line = refine(s, level, step, first);
     s.node_budget = None;
     Some(line)
@@ -276,8 +276,8 @@ fn final_walk(s: &mut Dfpn, bound: u32, mut exact: bool, mut best: Vec<Move>) ->
 /// space, its own budget. `None` if no line of the canonical bound could be read.
 pub(super) fn canonical(s: &mut Dfpn, strict: &Line) -> Option<Line> {
     let mut bound = strict.bound?;
-    s.node_budget = s.config.phase_budget(s.nodes);
-    let step = s.config.phase_step(s.nodes);
+    s.node_budget = s.phase_budget();
+    let step = s.phase_step();
     s.aborted = false;
     s.futile_skip = true;
     s.undecided_test = false;

@@ -62,7 +62,7 @@ pub(super) fn rank(s: &mut Dfpn, line: Vec<Move>) -> (Vec<Move>, bool) {
     // The canonical phase may have ended on its own budget; the pass has its own.
     s.aborted = false;
     let saved_budget = s.node_budget;
-    s.node_budget = s.config.phase_budget(s.nodes);
+    s.node_budget = s.phase_budget();
     let root = At {
         ply: 0,
         path: s.root_path,
