@@ -33,7 +33,8 @@ enum Command {
         /// Problems: a SFEN, `sfen …`, `startpos` or a whole `position …` command. Without any, one
         /// problem per line is read from stdin (blank and `#` lines skipped).
         sfens: Vec<String>,
-        /// Time limit per problem in milliseconds; 0 = none.
+        /// Time limit per problem in milliseconds; 0 = none (with no `--nodes` either, the line
+        /// after the proof gets a larger budget: README, *The mating line*).
         #[arg(long, default_value_t = 60_000)]
         time_ms: u64,
         /// Node limit per problem (answers `timeout` when reached); the same on every machine.
@@ -82,7 +83,8 @@ enum Command {
         /// Problem files, e.g. ../shared/problems/*.tsv.
         #[arg(required = true)]
         files: Vec<PathBuf>,
-        /// Time limit per problem in milliseconds; 0 = none.
+        /// Time limit per problem in milliseconds; 0 = none (with no `--nodes` either, the line
+        /// after the proof gets a larger budget: README, *The mating line*).
         #[arg(long, default_value_t = 10_000)]
         time_ms: u64,
         /// Transposition table size in MiB.

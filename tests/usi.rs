@@ -947,6 +947,52 @@ fn a_stop_ends_a_waiting_go_infinite_too() {
     assert_eq!(best.last().map(String::as_str), Some("bestmove G*5b"));
 }
 
+/// Only an open-ended search (no limit of any kind) gets the larger phase after the proof
+/// (`SearchLimits::open_ended`): `go mate infinite` proves Zukou #30's line exact where `go mate
+/// 60000` stops short and says so; a `go ponder` with a clock is a game's move after its
+/// `ponderhit`, not an open-ended search (Kotobuki with the attacker's king added: the same nodes as
+/// the same `go` without `ponder`, not five times as many).
+#[test]
+fn only_an_open_ended_go_gets_the_longer_line_phase() {
+    const ZUKOU_30: &str = "4+LgB2/3+P1+R1R1/4+bl1g1/8k/5p1p1/7+p1/9/9/9 b 2G4s4n2l14p 1";
+    let not_exact = "info string the search stopped before the line was proven shortest";
+    let mut e = Engine::ready();
+    e.send(&format!("position sfen {ZUKOU_30}"));
+    e.send("go mate 60000");
+    let said = e.read_until("checkmate", ANSWER);
+    assert!(said.iter().any(|l| l.starts_with(not_exact)), "{said:?}");
+    e.send("go mate infinite");
+    let said = e.read_until("checkmate", ANSWER);
+    assert!(!said.iter().any(|l| l.starts_with(not_exact)), "{said:?}");
+    let final_nodes = |lines: &[String]| -> u64 {
+        let info = lines
+            .iter()
+            .rev()
+            .find(|l| l.starts_with("info time ") && !l.contains(" pv "))
+            .unwrap_or_else(|| panic!("no final info line: {lines:?}"));
+        info.split_whitespace()
+            .skip_while(|w| *w != "nodes")
+            .nth(1)
+            .and_then(|n| n.parse().ok())
+            .expect("a node count")
+    };
+    let game = "g1K1p3+r/3lPG3/1s4ppp/1l1B4P/L2b1kPl1/3+p3+R+p/3+p2+s1S/+NP+p1gS3/1g+p2P3 b 4P3n 1";
+    let mut nodes = vec![];
+    for go in [
+        "go btime 0 wtime 0 byoyomi 20000",
+        "go ponder btime 0 wtime 0 byoyomi 20000",
+    ] {
+        e.send("usinewgame");
+        e.send(&format!("position sfen {game}"));
+        e.send(go);
+        e.send("ponderhit");
+        let said = e.read_until("bestmove", ANSWER);
+        assert_eq!(said.last().map(String::as_str), Some("bestmove 2f4f"));
+        nodes.push(final_nodes(&said));
+    }
+    assert_eq!(nodes[0], nodes[1], "without ponder, with ponder");
+}
+
 #[test]
 fn absurd_and_unknown_options_keep_the_old_values() {
     let mut e = Engine::ready();

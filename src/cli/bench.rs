@@ -300,18 +300,16 @@ pub fn run_bench(
 ) -> io::Result<Totals> {
     let in_file =
         |path: &Path, e: io::Error| io::Error::new(e.kind(), format!("{}: {e}", path.display()));
-    // Every file is opened first: a missing or refused one (a typo in the last of several files) ends
-    // the bench at once, before the table is built and before minutes of searching. Each is read in
-    // its turn, so that only one file's text is held at a time.
-    let opened = files
-        .iter()
-        .map(|path| {
-            let path = path.as_ref();
-            open_problem_file(path)
-                .map(|file| (path, file))
-                .map_err(|e| in_file(path, e))
-        })
-        .collect::<io::Result<Vec<_>>>()?;
+    // Every file is looked at first (not opened: a bench over thousands of files holds one open at
+    // a time): a missing or refused one (a typo in the last of several files) ends the bench at
+    // once, before the table is built and before minutes of searching. Each is read in its turn, so
+    // that only one file's text is held at a time.
+    for path in files {
+        let path = path.as_ref();
+        std::fs::metadata(path)
+            .and_then(|meta| refuse_by_metadata(&meta))
+            .map_err(|e| in_file(path, e))?;
+    }
     let mut solver = CheckedSolver::new(opts.hash_mb);
     // The table's memory is backed before the first problem, so that its search time (what the bench
     // reports) does not carry the table's page faults.
@@ -320,8 +318,9 @@ pub fn run_bench(
     solver.set_pv_level(opts.pv);
     solver.set_futile(opts.futile);
     let mut all = Totals::default();
-    for (path, file) in opened {
-        let bytes = read_capped(file).map_err(|e| in_file(path, e))?;
+    for path in files {
+        let path = path.as_ref();
+        let bytes = read_limited(path).map_err(|e| in_file(path, e))?;
         // A byte that is not UTF-8 (a note in Shift JIS, a damaged row) spoils its row at most: the
         // row's columns are read as they are, and a broken SFEN is refused like any other.
         let text = String::from_utf8_lossy(&bytes);
@@ -350,28 +349,28 @@ fn too_large() -> io::Error {
     )
 }
 
-/// Opens a problem file: a file of at most `MAX_FILE_BYTES`, or a pipe.
-fn open_problem_file(path: &Path) -> io::Result<std::fs::File> {
-    let file = std::fs::File::open(path)?;
-    let meta = file.metadata()?;
+/// Refuses, by what its metadata says, what is no problem file: a file larger than `MAX_FILE_BYTES`,
+/// or anything but a file or a pipe.
+fn refuse_by_metadata(meta: &std::fs::Metadata) -> io::Result<()> {
     // A file says its size; a device (`/dev/zero`) is no problem file at all; only a pipe
     // (`<(…)`) must be read to learn it.
     if meta.is_file() && meta.len() > MAX_FILE_BYTES {
         return Err(too_large());
     }
-    if !meta.is_file() && !is_fifo(&meta) {
+    if !meta.is_file() && !is_fifo(meta) {
         return Err(io::Error::new(
             io::ErrorKind::InvalidInput,
             "not a file or a pipe",
         ));
     }
-    Ok(file)
+    Ok(())
 }
 
-/// Reads an opened problem file whole, refusing it past `MAX_FILE_BYTES` (a pipe says its size only
-/// so).
-fn read_capped(file: std::fs::File) -> io::Result<Vec<u8>> {
+/// Reads a problem file whole, refusing it past `MAX_FILE_BYTES` (a pipe says its size only so).
+fn read_limited(path: &Path) -> io::Result<Vec<u8>> {
     use std::io::Read;
+    let file = std::fs::File::open(path)?;
+    refuse_by_metadata(&file.metadata()?)?;
     let mut bytes = Vec::new();
     file.take(MAX_FILE_BYTES + 1).read_to_end(&mut bytes)?;
     if bytes.len() as u64 > MAX_FILE_BYTES {
@@ -398,8 +397,7 @@ fn bench_file(
     out: &mut impl Write,
 ) -> io::Result<Totals> {
     let minimax = lengths_are_minimax(path);
-    let mut limits = limits_from_ms(opts.time_ms);
-    limits.nodes = opts.nodes;
+    let limits = limits_from_ms(opts.time_ms, opts.nodes);
     let mut totals = Totals::default();
     let rows = parse_problems(text)
         .into_iter()
@@ -561,7 +559,7 @@ mod tests {
     #[test]
     fn a_refused_sfen_is_illegal_not_wrong_and_is_not_searched() {
         let mut solver = CheckedSolver::new(1);
-        let limits = limits_from_ms(30_000);
+        let limits = limits_from_ms(30_000, None);
         for sfen in [
             TWO_PAWNS,
             "not a position",

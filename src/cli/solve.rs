@@ -65,12 +65,14 @@ pub struct SolveOptions {
     pub watch_stdout: bool,
 }
 
-/// Time limits as the command line gives them: 0 means none.
-pub fn limits_from_ms(time_ms: u64) -> SearchLimits {
+/// The limits the command line gives: a time limit (0 means none) and a node limit; with neither,
+/// the search is open-ended (`SearchLimits::open_ended`).
+pub fn limits_from_ms(time_ms: u64, nodes: Option<u64>) -> SearchLimits {
     SearchLimits {
         time: (time_ms > 0).then(|| Duration::from_millis(time_ms)),
-        nodes: None,
+        nodes,
         info_interval: None,
+        open_ended: time_ms == 0 && nodes.is_none(),
     }
 }
 
@@ -122,10 +124,9 @@ pub fn run_solve(
         (!problems.is_empty()).then_some(problems.len()),
     );
     let limits = SearchLimits {
-        nodes: opts.nodes,
         // The live status line beside the bar, when it is drawn.
         info_interval: progress.visible().then_some(STATUS_INTERVAL),
-        ..limits_from_ms(opts.time_ms)
+        ..limits_from_ms(opts.time_ms, opts.nodes)
     };
     let mut all_ok = true;
     batch::run(

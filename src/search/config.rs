@@ -86,8 +86,9 @@ pub struct SearchConfig {
     pub max_ply: u32,
     /// Node budget of one step of a phase after the proof (one "mate within U − 2?" of the exact or
     /// the canonical line), in percent of the nodes spent before the phase (at least
-    /// `PHASE_STEP_MIN_NODES`); a phase as a whole (the alternatives check too) gets `PHASE_STEPS`
-    /// times that. 0: no budget of its own, only the search's time and node limits.
+    /// `PHASE_STEP_MIN_NODES`, or `PHASE_STEP_MIN_NODES_UNLIMITED` in an open-ended search); a phase
+    /// as a whole (the alternatives check and the composers' ranking too) gets `PHASE_STEPS` times
+    /// that. 0: no budget of its own, only the search's time and node limits.
     pub phase_budget_pct: u32,
     /// The node cap of one spare test in the canonical game (`spare.rs`: is a reply answered by a mate
     /// with pieces to spare?); 0: no spare tests, only the futile-drop rule.
@@ -115,14 +116,10 @@ pub struct SearchConfig {
 /// The smallest node budget of one step of a phase after the proof (`SearchConfig::phase_budget_pct`).
 pub const PHASE_STEP_MIN_NODES: u64 = 200_000;
 
-/// The smallest step when the user set no limit at all (`go mate infinite`, `solve --time-ms 0`):
-/// whoever waits for the answer without a limit wants the exact line more than a quick one. About
-/// 2 s of search; the phase as a whole gets twice that. Measured on Shogi Musou (a classic collection
-/// not in the repository; 97 mates; `bench -v --time-ms 0`, before and after side by side): 73 lines
-/// proven exact instead of 18, 334 M nodes instead of 150 M in all, median 1.2 s a problem instead
-/// of 0.2 s (a floor of 1 M nodes: 42 exact, 201 M). The price where no such budget makes the line
-/// exact: Kotobuki answers after 4.6 s instead of 0.55 s. A long problem's proof gives it a larger
-/// share anyway (Microcosmos).
+/// The smallest step when the user set no limit at all (`SearchLimits::open_ended`: `go mate
+/// infinite`, `solve --time-ms 0`): whoever waits for the answer without a limit wants the exact
+/// line more than a quick one. About 2 s of search; the phase as a whole gets twice that (a floor of
+/// 1 M nodes made 42 of Shogi Musou's 97 lines exact, 5 M 73: README, *The mating line*).
 pub const PHASE_STEP_MIN_NODES_UNLIMITED: u64 = 5_000_000;
 
 /// A phase after the proof as a whole gets this many steps' budgets (`SearchConfig::phase_budget`).
@@ -459,6 +456,10 @@ mod tests {
         // Without limits, the larger floor; a long proof's share stays the same.
         let unlimited = PHASE_STEP_MIN_NODES_UNLIMITED;
         assert_eq!(c.phase_step(10_000, unlimited), Some(unlimited));
+        assert_eq!(
+            c.phase_budget(10_000, unlimited),
+            Some(10_000 + PHASE_STEPS * unlimited)
+        );
         assert_eq!(c.phase_step(50_000_000, unlimited), Some(10_000_000));
         let mut c = c;
         c.apply("phasebudget=0").unwrap();

@@ -355,9 +355,10 @@ impl<'a> Dfpn<'a> {
     }
 
     /// The smallest step of a phase after the proof: larger when the user set no limit at all
-    /// (`PHASE_STEP_MIN_NODES_UNLIMITED`).
+    /// (`SearchLimits::open_ended`, `PHASE_STEP_MIN_NODES_UNLIMITED`).
     fn phase_floor(&self) -> u64 {
-        if self.limits.time.is_none() && self.limits.nodes.is_none() {
+        let l = self.limits;
+        if l.open_ended && l.time.is_none() && l.nodes.is_none() {
             PHASE_STEP_MIN_NODES_UNLIMITED
         } else {
             PHASE_STEP_MIN_NODES

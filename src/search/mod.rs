@@ -50,6 +50,11 @@ pub struct SearchLimits {
     pub nodes: Option<u64>,
     /// How often `on_info` is called while searching (`None`: never).
     pub info_interval: Option<Duration>,
+    /// Nobody set a limit of any kind (`go mate infinite`, `solve --time-ms 0`): the search ends
+    /// with its answer or at `stop`, and whoever waits for it wants the exact line more than a quick
+    /// one, so the phases after the proof get larger budgets (`PHASE_STEP_MIN_NODES_UNLIMITED`).
+    /// Set by the front ends; with `time` or `nodes` it has no effect.
+    pub open_ended: bool,
 }
 
 /// The answer for the root position.

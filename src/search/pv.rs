@@ -67,7 +67,8 @@ use crate::position::movegen::{MoveList, check_gap, generate_checks, generate_ev
 const MAX_PV: usize = 10_000;
 
 // The PV phase has its own node budget, by steps (`SearchConfig::phase_step`): each "mate within
-// U − 2?" may spend a fifth of the nodes of the proof (at least 200 000 by default), the phase as a
+// U − 2?" may spend a fifth of the nodes of the proof (at least 200 000; 5 M in an open-ended search,
+// `SearchLimits::open_ended`), the phase as a
 // whole twice that. Proving a length exact means refuting every shorter mate, which on a long problem
 // can cost far more than the proof; the phase then ends with the best line found and says so, instead
 // of holding the answer back for minutes. A budget by steps, not one for the whole phase, because the

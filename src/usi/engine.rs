@@ -545,14 +545,20 @@ impl Engine {
         // `bestmove` comes only after `stop` or `ponderhit`): the search thread says why at once and
         // answers in its turn.
         let solver = self.idle_solver(&options);
+        let nodes = match (self.limits.max_nodes, nodes) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        };
         let limits = SearchLimits {
             time,
-            nodes: match (self.limits.max_nodes, nodes) {
-                (Some(a), Some(b)) => Some(a.min(b)),
-                (a, b) => a.or(b),
-            },
+            nodes,
             info_interval: (options.pv_interval_ms > 0)
                 .then(|| Duration::from_millis(options.pv_interval_ms)),
+            // A `go ponder` with a clock has none while it ponders (`time`), but its `ponderhit`
+            // brings one (`after_ponderhit`, a timer): a game's move, not an open-ended search.
+            open_ended: time.is_none()
+                && nodes.is_none()
+                && !(hold == Hold::Ponder && after_ponderhit.is_some()),
         };
         self.slot = match spawn_search(solver, root, limits, mode, hold, stopped, self.out.clone())
         {
