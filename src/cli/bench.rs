@@ -300,14 +300,21 @@ pub fn run_bench(
 ) -> io::Result<Totals> {
     let in_file =
         |path: &Path, e: io::Error| io::Error::new(e.kind(), format!("{}: {e}", path.display()));
-    // Every file is looked at first (not opened: a bench over thousands of files holds one open at
-    // a time): a missing or refused one (a typo in the last of several files) ends the bench at
-    // once, before the table is built and before minutes of searching. Each is read in its turn, so
-    // that only one file's text is held at a time.
+    // Every file is looked at first: a missing, unreadable or refused one (a typo in the last of
+    // several files) ends the bench at once, before the table is built and before minutes of
+    // searching. A file is opened to see that it can be read and closed again (a bench over
+    // thousands of files holds one open at a time); a pipe is not (opening one waits for a writer).
+    // Each is read in its turn, so that only one file's text is held at a time.
     for path in files {
         let path = path.as_ref();
         std::fs::metadata(path)
-            .and_then(|meta| refuse_by_metadata(&meta))
+            .and_then(|meta| {
+                refuse_by_metadata(&meta)?;
+                if meta.is_file() {
+                    std::fs::File::open(path)?;
+                }
+                Ok(())
+            })
             .map_err(|e| in_file(path, e))?;
     }
     let mut solver = CheckedSolver::new(opts.hash_mb);

@@ -246,8 +246,8 @@ impl SearchConfig {
     }
 
     /// The node budget of one step of a phase after the proof begun at `nodes` (`phase_budget_pct`),
-    /// at least `floor` (`PHASE_STEP_MIN_NODES`, or `PHASE_STEP_MIN_NODES_UNLIMITED` for a search
-    /// without limits).
+    /// at least `floor` (`PHASE_STEP_MIN_NODES`, or `PHASE_STEP_MIN_NODES_UNLIMITED` for an
+    /// open-ended search, `SearchLimits::open_ended`).
     pub fn phase_step(&self, nodes: u64, floor: u64) -> Option<u64> {
         (self.phase_budget_pct > 0).then(|| {
             let share = nodes / 100 * u64::from(self.phase_budget_pct);
