@@ -807,6 +807,20 @@ fn go_mate_with_a_bad_time_still_answers_once() {
     assert_mate(MATE1, &e.checkmate(ANSWER), 1);
 }
 
+/// The node count of a search's final `info` line (the one without a `pv`), among its output.
+fn final_nodes(lines: &[String]) -> u64 {
+    let info = lines
+        .iter()
+        .rev()
+        .find(|l| l.starts_with("info time ") && !l.contains(" pv "))
+        .unwrap_or_else(|| panic!("no final info line: {lines:?}"));
+    info.split_whitespace()
+        .skip_while(|w| *w != "nodes")
+        .nth(1)
+        .and_then(|n| n.parse().ok())
+        .expect("a node count")
+}
+
 /// Starts a search that runs until `stop` (Microcosmos, `go mate infinite`) and sends a `go mate`
 /// of `sfen` to wait its turn behind it.
 fn queue_behind_a_long_search(e: &mut Engine, sfen: &str) {
@@ -860,18 +874,6 @@ fn a_go_during_a_search_waits_its_turn() {
     assert!(line.len() > 3, "the setoption was lost");
     // A `usinewgame` among waiting `go`s clears the table in its turn: the `go` before it still
     // finds yo-m3-17 proven by the search before (a few nodes), the one after searches afresh.
-    let final_nodes = |lines: &[String]| -> u64 {
-        let info = lines
-            .iter()
-            .rev()
-            .find(|l| l.starts_with("info time ") && !l.contains(" pv "))
-            .unwrap_or_else(|| panic!("no final info line: {lines:?}"));
-        info.split_whitespace()
-            .skip_while(|w| *w != "nodes")
-            .nth(1)
-            .and_then(|n| n.parse().ok())
-            .expect("a node count")
-    };
     e.send("setoption name PostSearchLevel value None");
     e.send("usinewgame");
     e.send(&format!("position sfen {YO_M3_17}"));
@@ -964,18 +966,6 @@ fn only_an_open_ended_go_gets_the_longer_line_phase() {
     e.send("go mate infinite");
     let said = e.read_until("checkmate", ANSWER);
     assert!(!said.iter().any(|l| l.starts_with(not_exact)), "{said:?}");
-    let final_nodes = |lines: &[String]| -> u64 {
-        let info = lines
-            .iter()
-            .rev()
-            .find(|l| l.starts_with("info time ") && !l.contains(" pv "))
-            .unwrap_or_else(|| panic!("no final info line: {lines:?}"));
-        info.split_whitespace()
-            .skip_while(|w| *w != "nodes")
-            .nth(1)
-            .and_then(|n| n.parse().ok())
-            .expect("a node count")
-    };
     let game = "g1K1p3+r/3lPG3/1s4ppp/1l1B4P/L2b1kPl1/3+p3+R+p/3+p2+s1S/+NP+p1gS3/1g+p2P3 b 4P3n 1";
     let mut nodes = vec![];
     for go in [
