@@ -181,16 +181,22 @@ struct Go {
 }
 
 impl Go {
+    /// Whether this `go` set no limit of its own of any kind. A `go ponder`'s time limit is its
+    /// clock's budget (`after_ponderhit`), which runs from its `ponderhit`: its own `time` is none.
+    fn unlimited(&self) -> bool {
+        let time = if self.hold == Hold::Ponder {
+            self.after_ponderhit
+        } else {
+            self.time
+        };
+        time.is_none() && self.nodes.is_none()
+    }
+
     /// Whether only a `stop` ends this search: it holds its answer until then (`go infinite`, `go
     /// ponder` before its `ponderhit`), or it has no limit at all (`go mate infinite`).
     fn ends_only_by_stop(&self) -> bool {
-        // After its `ponderhit` a `go ponder` is an ordinary search on its clock's budget
-        // (`after_ponderhit`; a `go ponder`'s own `time` is none, its clock not yet running).
-        let (holds, time) = match self.ponderhit_at {
-            None => (self.hold != Hold::No, self.time),
-            Some(_) => (false, self.after_ponderhit),
-        };
-        holds || (time.is_none() && self.nodes.is_none())
+        let holds = self.hold != Hold::No && self.ponderhit_at.is_none();
+        holds || self.unlimited()
     }
 }
 
@@ -507,6 +513,7 @@ impl Engine {
 
     /// Starts the search a `go` asked for, or answers at once with an error.
     fn start(&mut self, go: Go) {
+        let unlimited = go.unlimited();
         let Go {
             mode,
             time,
@@ -554,11 +561,9 @@ impl Engine {
             nodes,
             info_interval: (options.pv_interval_ms > 0)
                 .then(|| Duration::from_millis(options.pv_interval_ms)),
-            // A `go ponder` with a clock has none while it ponders (`time`), but its `ponderhit`
-            // brings one (`after_ponderhit`, a timer): a game's move, not an open-ended search.
-            open_ended: time.is_none()
-                && nodes.is_none()
-                && !(hold == Hold::Ponder && after_ponderhit.is_some()),
+            // A `go ponder` with a clock is a game's move, not an open-ended search, even while it
+            // ponders (`Go::unlimited`).
+            open_ended: unlimited && nodes.is_none(),
         };
         self.slot = match spawn_search(solver, root, limits, mode, hold, stopped, self.out.clone())
         {
