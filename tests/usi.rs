@@ -1049,6 +1049,58 @@ fn crlf_line_endings_and_empty_lines_are_fine() {
     assert!(e.wait_exit(QUICK).success());
 }
 
+/// A line that cannot be read (not UTF-8, or over 1 MiB) is not carried out, but it is still answered
+/// for what it was: a `position` forgets the position before it (the next `go mate` solved the old
+/// problem: a wrong `checkmate` for the position the GUI had sent), a `go` gets its reply in its turn,
+/// `isready` its `readyok`.
+#[test]
+fn an_unreadable_line_is_answered_for_what_it_was() {
+    let mut e = Engine::ready();
+    // Mate in three, then a mate in one whose line is not UTF-8 (a note in Shift JIS after it).
+    e.send(&format!("position sfen {MATE3}"));
+    e.send("go mate 30000");
+    assert_mate(MATE3, &e.checkmate(ANSWER), 3);
+    let mut line = format!("position sfen {MATE1} ").into_bytes();
+    line.extend_from_slice(b"\x82\xa0\n");
+    e.send_raw(&line);
+    e.send("go mate 30000");
+    let answer = e.read_until("checkmate", ANSWER);
+    assert_eq!(answer.last().unwrap(), "checkmate timeout", "{answer:?}");
+    assert!(
+        answer
+            .iter()
+            .any(|l| l.contains("the last 'position' line could not be read")),
+        "{answer:?}"
+    );
+    // Too long, the same: the position before it is forgotten.
+    e.send(&format!("position sfen {MATE3}"));
+    let mut long = format!("position sfen {MATE1} moves").into_bytes();
+    long.resize(1_100_000, b' ');
+    long.push(b'\n');
+    e.send_raw(&long);
+    e.send("go mate 30000");
+    assert_eq!(e.checkmate(ANSWER), "checkmate timeout");
+    // A `go mate`, a game `go` and an `isready` that cannot be read are answered all the same.
+    e.send(&format!("position sfen {MATE1}"));
+    e.send_raw(b"go mate 1000 \xff\n");
+    assert_eq!(e.checkmate(ANSWER), "checkmate timeout");
+    e.send_raw(b"go btime 1000 wtime 1000\xff\n");
+    let lines = e.read_until("bestmove", ANSWER);
+    assert_eq!(lines.last().unwrap(), "bestmove resign", "{lines:?}");
+    e.send_raw(b"isready\xff\n");
+    let lines = e.read_until("readyok", QUICK);
+    assert_eq!(
+        lines,
+        [
+            "info string error: a line that is not UTF-8 was ignored",
+            "readyok"
+        ]
+    );
+    // The readable position is searched as usual.
+    e.send("go mate 30000");
+    assert_mate(MATE1, &e.checkmate(ANSWER), 1);
+}
+
 /// An error that quotes its input writes the input's control characters escaped: a refused SFEN
 /// with ESC, NUL or BEL in it once reached the GUI raw.
 #[test]

@@ -37,6 +37,15 @@ pub enum Command {
     },
     /// Not a USI command kanju knows.
     Unknown(String),
+    /// A line that could not be read whole (not UTF-8, or longer than the reader keeps; see
+    /// `parse_unreadable`). It is not carried out: `error` says why. A `position` line forgets the
+    /// position in effect (`forget_position`), so that the next `go` is refused instead of solving
+    /// the one before; `then` is the answer a GUI still waits for (`usi`, `isready`).
+    Unreadable {
+        error: String,
+        forget_position: bool,
+        then: Option<Box<Command>>,
+    },
 }
 
 /// What the answer of a game `go` waits for besides its search (USI: after `go infinite` the
@@ -140,6 +149,46 @@ pub fn parse(line: &str) -> Command {
     }
 }
 
+/// A line the reader could not take whole (`error` says why), of which `head` is what could be read
+/// (its first bytes, decoded lossily: a byte that is not UTF-8 becomes U+FFFD). Such a line is never carried out, but a GUI must not be left
+/// waiting, nor be answered about something else: a `go` is refused in its turn with the reply its
+/// kind waits for (`checkmate timeout` for a `go mate`, `bestmove resign` for a game `go`, held like
+/// the `go infinite` or `go ponder` it was); `usi` and `isready` are answered after the error; a
+/// `position` forgets the position in effect, as a refused one does. Anything else is only the error.
+pub fn parse_unreadable(head: &str, error: String) -> Command {
+    // A byte that could not be read parts words too: `isready` with a stray byte after it was an
+    // `isready`.
+    let words: Vec<&str> = head
+        .split(|c: char| c.is_whitespace() || c == char::REPLACEMENT_CHARACTER)
+        .filter(|w| !w.is_empty())
+        .collect();
+    let (forget_position, then) = match words.first().copied() {
+        Some("go") => {
+            let rest = &words[1..];
+            // `parse_go`'s reading: a `go` with the word `mate` is a `go mate`.
+            let (reply, awaits) = if rest.contains(&"mate") {
+                (CHECKMATE_TIMEOUT, Awaits::Nothing)
+            } else {
+                (BESTMOVE_RESIGN, game_awaits(rest))
+            };
+            return Command::Refused {
+                error,
+                reply,
+                awaits,
+            };
+        }
+        Some("position") => (true, None),
+        Some("usi") => (false, Some(Box::new(Command::Usi))),
+        Some("isready") => (false, Some(Box::new(Command::IsReady))),
+        _ => (false, None),
+    };
+    Command::Unreadable {
+        error,
+        forget_position,
+        then,
+    }
+}
+
 /// `setoption name <words…> [value <words…>]`.
 fn parse_setoption(words: &[&str]) -> Command {
     if words.first() != Some(&"name") || words.len() < 2 {
@@ -183,14 +232,19 @@ fn parse_go(words: &[&str]) -> Command {
         Err(error) => Command::Refused {
             error,
             reply: BESTMOVE_RESIGN,
-            awaits: if words.contains(&"ponder") {
-                Awaits::PonderHit
-            } else if words.contains(&"infinite") {
-                Awaits::Stop
-            } else {
-                Awaits::Nothing
-            },
+            awaits: game_awaits(words),
         },
+    }
+}
+
+/// What the answer of a game `go` with these words waits for, well-formed or not.
+fn game_awaits(words: &[&str]) -> Awaits {
+    if words.contains(&"ponder") {
+        Awaits::PonderHit
+    } else if words.contains(&"infinite") {
+        Awaits::Stop
+    } else {
+        Awaits::Nothing
     }
 }
 
@@ -372,5 +426,54 @@ mod tests {
             ms(go("go btime -100 wtime 0 byoyomi 1000").budget(Color::Black)),
             Some(900)
         );
+    }
+
+    #[test]
+    fn an_unreadable_line_is_answered_for_its_first_words() {
+        let why = || "why".to_string();
+        let refused = |reply, awaits| Command::Refused {
+            error: why(),
+            reply,
+            awaits,
+        };
+        let only = |forget_position, then: Option<Command>| Command::Unreadable {
+            error: why(),
+            forget_position,
+            then: then.map(Box::new),
+        };
+        let u = |head: &str| parse_unreadable(head, why());
+        assert_eq!(
+            u("go mate 1000 \u{FFFD}"),
+            refused(CHECKMATE_TIMEOUT, Awaits::Nothing)
+        );
+        assert_eq!(
+            u("go mate infinite"),
+            refused(CHECKMATE_TIMEOUT, Awaits::Nothing)
+        );
+        assert_eq!(
+            u("go btime 0 wtime 0"),
+            refused(BESTMOVE_RESIGN, Awaits::Nothing)
+        );
+        assert_eq!(
+            u("go ponder btime 0"),
+            refused(BESTMOVE_RESIGN, Awaits::PonderHit)
+        );
+        assert_eq!(
+            u("go infinite\u{FFFD}"),
+            refused(BESTMOVE_RESIGN, Awaits::Stop)
+        );
+        assert_eq!(u("position sfen \u{FFFD}"), only(true, None));
+        assert_eq!(u("isready\u{FFFD}"), only(false, Some(Command::IsReady)));
+        assert_eq!(u("usi \u{FFFD}"), only(false, Some(Command::Usi)));
+        assert_eq!(
+            u("setoption name USI_Hash value \u{FFFD}"),
+            only(false, None)
+        );
+        assert_eq!(
+            u("\u{FFFD}go mate 1000"),
+            refused(CHECKMATE_TIMEOUT, Awaits::Nothing)
+        );
+        assert_eq!(u("stop\u{FFFD}"), only(false, None));
+        assert_eq!(u(""), only(false, None));
     }
 }

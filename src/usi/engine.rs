@@ -92,23 +92,34 @@ fn run_on(input: impl BufRead + Send + 'static, out: Output, limits: EngineLimit
         // A search that answered lets the next `go` start first, so that this command (a `stop`, a
         // `ponderhit`) reaches the search it is meant for.
         engine.start_queued();
-        let line = match line {
-            Ok(line) => line,
-            Err(unreadable) => {
-                engine.out.error(&unreadable);
-                continue;
+        let command = match line {
+            Ok(line) => {
+                log::debug!("< {line}");
+                command::parse(&line)
             }
+            Err(Unreadable { head, why }) => command::parse_unreadable(&head, why),
         };
-        log::debug!("< {line}");
-        if !engine.handle(command::parse(&line)) {
+        if !engine.handle(command) {
             return 0;
         }
     }
 }
 
+/// A line that cannot be a command (not UTF-8, too long to keep): its first bytes, and what to tell
+/// the user (`command::parse_unreadable`).
+struct Unreadable {
+    head: String,
+    why: String,
+}
+
+/// How much of an unreadable line is kept to tell what command it was: a `go`'s words come first.
+const UNREADABLE_HEAD_BYTES: usize = 256;
+
 /// Reads lines on their own thread so that the command loop can wait on a channel. A line that
-/// cannot be a command (not UTF-8, too long to keep) comes as `Err` with what to tell the user.
-fn spawn_reader(input: impl BufRead + Send + 'static) -> mpsc::Receiver<Result<String, String>> {
+/// cannot be a command comes as `Err`.
+fn spawn_reader(
+    input: impl BufRead + Send + 'static,
+) -> mpsc::Receiver<Result<String, Unreadable>> {
     let (tx, rx) = mpsc::channel();
     let spawned = thread::Builder::new()
         .name("usi-reader".into())
@@ -118,15 +129,24 @@ fn spawn_reader(input: impl BufRead + Send + 'static) -> mpsc::Receiver<Result<S
             loop {
                 // Only a failed read ends the input early; a line that is not UTF-8 or too long is
                 // one more line, answered with an error.
+                let unreadable = |buf: &[u8], why: String| Unreadable {
+                    head: String::from_utf8_lossy(&buf[..buf.len().min(UNREADABLE_HEAD_BYTES)])
+                        .into_owned(),
+                    why,
+                };
                 let line = match crate::pipe::read_line_capped(&mut input, MAX_LINE_BYTES, &mut buf)
                 {
                     Ok(None) => return,
                     Ok(Some(true)) => match std::str::from_utf8(&buf) {
                         Ok(l) => Ok(l.strip_suffix('\r').unwrap_or(l).to_string()),
-                        Err(_) => Err("a line that is not UTF-8 was ignored".to_string()),
+                        Err(_) => Err(unreadable(
+                            &buf,
+                            "a line that is not UTF-8 was ignored".to_string(),
+                        )),
                     },
-                    Ok(Some(false)) => Err(format!(
-                        "a line of more than {MAX_LINE_BYTES} bytes was ignored"
+                    Ok(Some(false)) => Err(unreadable(
+                        &buf,
+                        format!("a line of more than {MAX_LINE_BYTES} bytes was ignored"),
                     )),
                     Err(e) => {
                         log::warn!("stdin: {e}");
@@ -143,6 +163,9 @@ fn spawn_reader(input: impl BufRead + Send + 'static) -> mpsc::Receiver<Result<S
     }
     rx
 }
+
+/// Why a `go` before any `position` has nothing to search.
+const NO_POSITION: &str = "no position to search (send 'position' first)";
 
 /// How often the command loop looks whether the next waiting `go` can start.
 const QUEUE_POLL: Duration = Duration::from_millis(2);
@@ -169,7 +192,7 @@ struct Go {
     hold: Hold,
     /// `Job::after_ponderhit`.
     after_ponderhit: Option<Duration>,
-    position: Option<Position>,
+    position: Result<Position, String>,
     options: Options,
     /// A `go` refused for its own words (a malformed `go infinite …`): why.
     refused: Option<String>,
@@ -238,8 +261,9 @@ struct Engine {
     out: Output,
     limits: EngineLimits,
     options: Options,
-    /// `None` before any `position`, and after one that was refused, so that `go` never solves stale input.
-    position: Option<Position>,
+    /// The position in effect, or why there is none: before any `position`, and after one that was
+    /// refused or could not be read, so that a `go` never solves stale input and its refusal says why.
+    position: Result<Position, String>,
     slot: Slot,
     /// `go`s waiting for the running search to answer (`Queued`).
     queue: VecDeque<Queued>,
@@ -251,7 +275,7 @@ impl Engine {
             out,
             limits,
             options: Options::default(),
-            position: None,
+            position: Err(NO_POSITION.into()),
             slot: Slot::Empty,
             queue: VecDeque::new(),
         }
@@ -307,6 +331,21 @@ impl Engine {
                 self.out
                     .error(&format!("unknown command '{}'", output::shown(&what)));
             }
+            Command::Unreadable {
+                error,
+                forget_position,
+                then,
+            } => {
+                self.out.error(&error);
+                if forget_position {
+                    self.position = Err(format!(
+                        "no position to search: the last 'position' line could not be read ({error})"
+                    ));
+                }
+                if let Some(then) = then {
+                    return self.handle(*then);
+                }
+            }
         }
         true
     }
@@ -347,13 +386,13 @@ impl Engine {
     }
 
     fn set_position(&mut self, text: &str) {
-        self.position = match Position::from_sfen(text) {
-            Ok(p) => Some(p),
-            Err(e) => {
-                self.out.error(&e.to_string());
-                None
-            }
-        };
+        self.position = Position::from_sfen(text).map_err(|e| {
+            let e = e.to_string();
+            self.out.error(&e);
+            // Said again by the `go` that it leaves without a position: an error printed now may come
+            // before the answer of a search still running (a script's earlier `go`).
+            format!("no position to search: the last 'position' was refused ({e})")
+        });
     }
 
     /// `stop` (and `gameover`): the running search stops, and so does every `go` still waiting its
@@ -378,7 +417,7 @@ impl Engine {
     }
 
     fn go_game(&mut self, params: &GoParams) {
-        let side = self.position.as_ref().map(|p| p.side_to_move());
+        let side = self.position.as_ref().ok().map(|p| p.side_to_move());
         let budget = side.and_then(|side| params.budget(side));
         // After `ponderhit` the clock runs: the budget the same `go` would have had without `ponder`.
         let after_ponderhit = side.filter(|_| params.ponder).and_then(|side| {
@@ -580,10 +619,8 @@ impl Engine {
     }
 
     /// The position to search, checked as a mate problem (a game `go` needs both kings too).
-    fn problem(position: Option<Position>, mode: Mode) -> Result<Position, String> {
-        let pos = position.ok_or(
-            "no position to search (send 'position' first; the last one may have been refused)",
-        )?;
+    fn problem(position: Result<Position, String>, mode: Mode) -> Result<Position, String> {
+        let pos = position?;
         pos.validate_mate_problem().map_err(|e| e.to_string())?;
         if mode == Mode::Game && pos.king_square(pos.side_to_move()).is_none() {
             return Err("a game position needs both kings".into());
