@@ -115,12 +115,17 @@ enum Command {
     },
     /// Count the leaves of the legal move tree (move generator check and benchmark).
     Perft {
+        /// Plies to count (at most 64: deeper trees never finish, and each ply takes stack).
+        #[arg(value_parser = clap::value_parser!(u32).range(0..=MAX_PERFT_DEPTH))]
         depth: u32,
         /// Position to start from (SFEN, `sfen …` or `startpos`); the starting position by default.
         #[arg(long, default_value = "startpos")]
         sfen: String,
     },
 }
+
+/// The deepest `kanju perft`: a recursion per ply, and no move tree this deep is ever counted whole.
+const MAX_PERFT_DEPTH: i64 = 64;
 
 fn parse_hash_mb(s: &str) -> Result<usize, String> {
     let mb: usize = s

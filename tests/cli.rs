@@ -586,6 +586,11 @@ fn perft_still_counts() {
     let out = kanju(&["perft", "2"], "");
     assert_eq!(stdout_lines(&out)[0], "perft 2 = 900");
     assert!(out.status.success());
+    // A depth no tree is counted to is refused (a king with a rook and a gold against it overflowed
+    // the stack, a crash: a recursion per ply).
+    let out = kanju(&["perft", "100000", "--sfen", "9/8k/9/7RG/9/9/9/9/9 b - 1"], "");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("0..=64"));
 }
 
 /// Mate in 1 for White (the attacker has no king; Black holds the rest): the gold drop 5h.
