@@ -588,7 +588,10 @@ fn perft_still_counts() {
     assert!(out.status.success());
     // A depth no tree is counted to is refused (a king with a rook and a gold against it overflowed
     // the stack, a crash: a recursion per ply).
-    let out = kanju(&["perft", "100000", "--sfen", "9/8k/9/7RG/9/9/9/9/9 b - 1"], "");
+    let out = kanju(
+        &["perft", "100000", "--sfen", "9/8k/9/7RG/9/9/9/9/9 b - 1"],
+        "",
+    );
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("0..=64"));
 }

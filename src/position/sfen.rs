@@ -51,26 +51,36 @@ impl fmt::Display for SfenError {
 impl std::error::Error for SfenError {}
 
 /// Strips an optional `position` keyword, accepts `startpos`, `sfen …` or a bare SFEN, and splits off
-/// a `moves …` list. Returns the text for `PartialPosition::from_usi` and the move texts.
+/// a `moves …` list. Returns the text for `PartialPosition::from_usi` and the move texts. Words are
+/// apart by any run of blanks (tabs too), and `position` and `moves` are words of their own.
 fn split_command(text: &str) -> (String, Vec<&str>) {
-    let mut t = text.trim();
-    if let Some(rest) = t.strip_prefix("position") {
-        t = rest.trim_start();
+    let mut words: Vec<&str> = text.split_whitespace().collect();
+    if words.first() == Some(&"position") {
+        words.remove(0);
     }
-    let (head, moves) = match t.find(" moves") {
-        Some(i) => (&t[..i], t[i + 6..].split_whitespace().collect()),
-        None => match t.strip_suffix("moves") {
-            Some(h) => (h, vec![]),
-            None => (t, vec![]),
-        },
+    let (head, moves) = match words.iter().position(|w| *w == "moves") {
+        Some(i) => (&words[..i], words[i + 1..].to_vec()),
+        None => (&words[..], vec![]),
     };
-    let head = head.trim();
-    let head = if head == "startpos" || head.starts_with("sfen") {
-        head.to_string()
+    let head = head.join(" ");
+    let head = if head == "startpos" || head == "sfen" || head.starts_with("sfen ") {
+        head
     } else {
         format!("sfen {head}")
     };
     (head, moves)
+}
+
+/// At most this many characters of the input are quoted back in an error.
+const QUOTED_CHARS: usize = 120;
+
+/// `text` as an error quotes it: cut after `QUOTED_CHARS` characters, so that a megabyte of garbage
+/// is not echoed back in full.
+fn quoted(text: &str) -> String {
+    match text.char_indices().nth(QUOTED_CHARS) {
+        Some((i, _)) => format!("{}…", &text[..i]),
+        None => text.to_string(),
+    }
 }
 
 /// The parser's complaint about `head`, with the text it points at.
@@ -85,7 +95,7 @@ fn syntax_error(head: &str, e: &shogi_usi_parser::Error) -> SfenError {
         if word.is_empty() {
             "at its end".to_string()
         } else {
-            format!("at '{word}'")
+            format!("at '{}'", quoted(word))
         }
     };
     SfenError::Syntax(match *e {
@@ -93,12 +103,13 @@ fn syntax_error(head: &str, e: &shogi_usi_parser::Error) -> SfenError {
             from,
             to,
             description,
-        } => format!("'{text}' {}: {description}", at(from, to)),
+        } => format!("'{}' {}: {description}", quoted(text), at(from, to)),
         Error::Extra { from } => format!(
-            "'{text}': unexpected '{}' after the position",
-            head.get(from..).unwrap_or("").trim()
+            "'{}': unexpected '{}' after the position",
+            quoted(text),
+            quoted(head.get(from..).unwrap_or("").trim())
         ),
-        _ => format!("'{text}' is not a position"),
+        _ => format!("'{}' is not a position", quoted(text)),
     })
 }
 
@@ -117,7 +128,8 @@ impl Position {
             // The parser skips what a hand cannot hold; a king there is an error, not nothing.
             if hand.contains(['K', 'k']) {
                 return Err(SfenError::Syntax(format!(
-                    "a king cannot be in hand: '{hand}'"
+                    "a king cannot be in hand: '{}'",
+                    quoted(hand)
                 )));
             }
             // A count is a number of pieces, at least one: the parser would read `0G` as no gold
@@ -125,7 +137,8 @@ impl Position {
             let b = hand.as_bytes();
             if (0..b.len()).any(|i| b[i] == b'0' && (i == 0 || !b[i - 1].is_ascii_digit())) {
                 return Err(SfenError::Syntax(format!(
-                    "a count in hand starts with 0: '{hand}'"
+                    "a count in hand starts with 0: '{}'",
+                    quoted(hand)
                 )));
             }
         }
@@ -180,7 +193,7 @@ impl Position {
         for text in moves {
             let m = pos
                 .parse_usi_move(text)
-                .ok_or_else(|| SfenError::IllegalMove(text.to_string()))?;
+                .ok_or_else(|| SfenError::IllegalMove(quoted(text)))?;
             pos.do_move(m);
         }
         Ok(pos)
@@ -359,6 +372,21 @@ mod tests {
         assert!(e.to_string().contains("unexpected 'zz'"), "{e}");
         let e = Position::from_sfen("sfen").unwrap_err();
         assert_eq!(e.to_string(), "malformed SFEN: no position given");
+        // `moves` is a word like the others: a tab before it is a blank (it was refused as
+        // "unexpected 'moves …'"), and glued to its neighbours it is no keyword (these were taken).
+        let p = Position::from_sfen("position startpos\tmoves 7g7f").unwrap();
+        assert_eq!(p.moves_played(), 1);
+        let p = Position::from_sfen("k8/9/PK7/9/9/9/9/9/9 b 2r 1\tmoves\t9c9b+").unwrap();
+        assert_eq!(p.moves_played(), 1);
+        for glued in ["position startposmoves", "position startpos moves7g7f"] {
+            assert!(Position::from_sfen(glued).is_err(), "{glued}");
+        }
+        // A long text is quoted back cut, not whole (a 500 000-character SFEN came back in full).
+        let e = Position::from_sfen(&"A".repeat(500_000)).unwrap_err();
+        assert!(e.to_string().len() < 400, "{} bytes", e.to_string().len());
+        let junk = format!("k8/9/PK7/9/9/9/9/9/9 b 2r 1 {}", "x".repeat(300_000));
+        let e = Position::from_sfen(&junk).unwrap_err();
+        assert!(e.to_string().len() < 400, "{} bytes", e.to_string().len());
     }
 
     /// Moves after a problem SFEN are played with the defender holding the pieces the SFEN leaves
