@@ -313,15 +313,36 @@ pub struct Table {
     phases: u64,
 }
 
+/// The largest share of the free memory a table takes (numerator, denominator): the rest is the
+/// process's own and the page cache's.
+const FREE_SHARE: (usize, usize) = (7, 8);
+
+/// `n` clusters, halved until they take at most `FREE_SHARE` of `free` bytes (at least one).
+fn within_free(mut n: usize, free: Option<usize>) -> usize {
+    if let Some(free) = free {
+        let cap = free / FREE_SHARE.1 * FREE_SHARE.0;
+        while n > 1 && n.saturating_mul(std::mem::size_of::<Cluster>()) > cap {
+            n /= 2;
+        }
+    }
+    n
+}
+
 /// Past this many written clusters, `clear` fills the whole table.
 const DIRTY_MAX: usize = 1 << 16;
 
 impl Table {
     /// A table of about `mb` MiB (at least one cluster); if that much memory cannot be had, the largest
-    /// half, quarter, … of it that can (`size_mb` tells), down to a single cluster.
+    /// half, quarter, … of it that can (`size_mb` tells), down to a single cluster. "Can be had":
+    /// the address space takes it, and it is at most `FREE_SHARE` of the memory free now
+    /// (`memory::free_bytes`): the table is backed in full before a search (`populate`), and more than
+    /// the free memory would stall the machine or wake the kernel's OOM killer instead of answering.
     pub fn new(mb: usize) -> Table {
         let bytes = mb.max(1).saturating_mul(1 << 20);
-        let mut n = (bytes / std::mem::size_of::<Cluster>()).max(1);
+        let mut n = within_free(
+            (bytes / std::mem::size_of::<Cluster>()).max(1),
+            memory::free_bytes(),
+        );
         let clusters = loop {
             match Clusters::new(n) {
                 Some(clusters) => break clusters,
@@ -331,7 +352,7 @@ impl Table {
         };
         if clusters.len() * std::mem::size_of::<Cluster>() < bytes {
             log::warn!(
-                "a {mb} MiB table could not be allocated; using {} MiB",
+                "a {mb} MiB table could not be allocated (address space, or more than the memory free now); using {} MiB",
                 (clusters.len() * std::mem::size_of::<Cluster>()) >> 20
             );
         }

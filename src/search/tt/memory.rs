@@ -76,6 +76,29 @@ impl DerefMut for Clusters {
     }
 }
 
+/// The memory the table may still take, in bytes, where the system says (Linux): what the kernel
+/// counts available (`MemAvailable`: free memory and what it can reclaim without swapping), and no
+/// more than the process's memory cgroup leaves under its limit (a container's limit, which
+/// `/proc/meminfo` does not show; `linux::cgroup_room`). `None` where unknown: then only the address
+/// space limits the table.
+pub(super) fn free_bytes() -> Option<usize> {
+    #[cfg(target_os = "linux")]
+    {
+        let meminfo = std::fs::read_to_string("/proc/meminfo").ok()?;
+        let kib: u64 = meminfo
+            .lines()
+            .find_map(|l| l.strip_prefix("MemAvailable:"))?
+            .split_whitespace()
+            .next()?
+            .parse()
+            .ok()?;
+        let free = kib.saturating_mul(1024).min(linux::cgroup_room());
+        Some(usize::try_from(free).unwrap_or(usize::MAX))
+    }
+    #[cfg(not(target_os = "linux"))]
+    None
+}
+
 #[cfg(target_os = "linux")]
 mod linux {
     use super::Cluster;
@@ -167,6 +190,49 @@ mod linux {
             // SAFETY: as in `as_slice`; `&mut self` makes this the only reference into the mapping.
             unsafe { std::slice::from_raw_parts_mut(self.start.as_ptr(), self.len) }
         }
+    }
+
+    /// What the memory cgroups of the process leave under their limits, in bytes (`u64::MAX` where
+    /// none is found): cgroup v2 (`memory.max` − `memory.current`) and v1 (`memory.limit_in_bytes` −
+    /// `memory.usage_in_bytes`), at the process's own cgroup (from `/proc/self/cgroup`) and at the
+    /// mount's root (a container sees its own cgroup there). A limit of "max" does not parse: no cap.
+    pub(super) fn cgroup_room() -> u64 {
+        let read =
+            |path: &str| -> Option<u64> { std::fs::read_to_string(path).ok()?.trim().parse().ok() };
+        let mut dirs = vec![
+            ("/sys/fs/cgroup".to_string(), "memory.max", "memory.current"),
+            (
+                "/sys/fs/cgroup/memory".to_string(),
+                "memory.limit_in_bytes",
+                "memory.usage_in_bytes",
+            ),
+        ];
+        if let Ok(own) = std::fs::read_to_string("/proc/self/cgroup") {
+            for line in own.lines() {
+                if let Some(path) = line.strip_prefix("0::") {
+                    dirs.push((
+                        format!("/sys/fs/cgroup{path}"),
+                        "memory.max",
+                        "memory.current",
+                    ));
+                } else if let Some((_, path)) = line.split_once(":memory:") {
+                    dirs.push((
+                        format!("/sys/fs/cgroup/memory{path}"),
+                        "memory.limit_in_bytes",
+                        "memory.usage_in_bytes",
+                    ));
+                }
+            }
+        }
+        dirs.iter()
+            .filter_map(|(dir, limit, usage)| {
+                Some(
+                    read(&format!("{dir}/{limit}"))?
+                        .saturating_sub(read(&format!("{dir}/{usage}"))?),
+                )
+            })
+            .min()
+            .unwrap_or(u64::MAX)
     }
 
     impl Drop for Mapping {

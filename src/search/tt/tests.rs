@@ -243,3 +243,32 @@ fn clear_forgets_few_and_many_writes() {
         }
     }
 }
+
+/// A table larger than the memory free now is made smaller, not mapped in full: `isready` backs it
+/// whole, and 24 000 MiB asked of a machine with 24 GiB and no swap stalled it with no `readyok`.
+#[test]
+fn a_table_never_takes_more_than_the_free_memory() {
+    let size = std::mem::size_of::<Cluster>();
+    let mib = 1 << 20;
+    // 1 GiB of clusters with 4 GiB free stays; with 1 GiB free it is halved to within 7/8 of it.
+    assert_eq!(
+        within_free(4096 * 1024, Some(4096 * mib)) * size,
+        1024 * mib
+    );
+    assert_eq!(within_free(4096 * 1024, Some(1024 * mib)) * size, 512 * mib);
+    assert_eq!(within_free(4096 * 1024, None) * size, 1024 * mib);
+    assert_eq!(within_free(4096 * 1024, Some(0)), 1);
+    let Some(free) = memory::free_bytes() else {
+        return; // not Linux: only the address space limits the table.
+    };
+    // A little more than is free: the kernel maps that much all the same (it refuses only what
+    // exceeds the whole memory and swap), so without the cap the table would be that large.
+    let mb = ((free >> 20) / 16 * 17).max(1);
+    let t = Table::new(mb);
+    assert!(t.size_mb() < mb, "{} MiB of {mb}", t.size_mb());
+    assert!(
+        t.size_mb() << 20 <= free,
+        "{} MiB, {free} bytes free",
+        t.size_mb()
+    );
+}
