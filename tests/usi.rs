@@ -427,6 +427,23 @@ fn go_without_a_position_still_answers() {
     assert!(lines.iter().any(|l| l.contains("king")), "{lines:?}");
 }
 
+/// A held `go`'s closing `info` lines (its score and line) come as soon as its search is over; only
+/// the `bestmove` waits for `stop` (they waited with it, so a GUI analysing with `go infinite` and
+/// `PvInterval 0` showed nothing until it stopped).
+#[test]
+fn a_held_go_shows_its_line_before_the_stop() {
+    let game = "9/7Sk/1+R7/9/9/9/9/9/K8 b r2b4g3s4n4l18p 1";
+    let mut e = Engine::ready();
+    e.send("setoption name PvInterval value 0");
+    e.send(&format!("position sfen {game}"));
+    e.send("go infinite");
+    let shown = e.read_until("info score mate 1", QUICK);
+    assert_eq!(shown.last().unwrap(), "info score mate 1 pv 8c1c");
+    e.assert_no("bestmove", Duration::from_millis(200));
+    e.send("stop");
+    assert_eq!(e.read_until("bestmove", QUICK), ["bestmove 8c1c"]);
+}
+
 /// USI: after `go infinite` the `bestmove` comes only once `stop` does, after `go ponder` once
 /// `ponderhit` or `stop` does, however soon the search is over (a GUI analysing with `go infinite`
 /// takes an early `bestmove` for the end of its analysis); `ponderhit` does not end a `go infinite`;

@@ -776,6 +776,11 @@ fn search(
             None
         }
     };
+    // The search's closing `info` lines come as soon as it is over; only the answer of a held `go`
+    // waits (USI: `bestmove` after `stop` or `ponderhit`; the GUI shows the lines meanwhile).
+    if let Some(report) = &report {
+        report_lines(&out, report);
+    }
     // A held answer waits for `stop`, for its release (`ponderhit` for a ponder search, the end of
     // input), or for a GUI that has gone away.
     while hold != Hold::No
@@ -786,10 +791,13 @@ fn search(
         thread::sleep(Duration::from_millis(2));
     }
     answered.store(true, Ordering::Release);
-    let Some(report) = report else {
-        out.line(&answer_line(mode, &Answer::Timeout));
-        return;
-    };
+    let answer = report.map_or(Answer::Timeout, |r| r.answer);
+    out.line(&answer_line(mode, &answer));
+}
+
+/// The closing `info` lines of a search: nodes and time, its note, and for a mate the canonical
+/// length, the alternatives and the line with its proven score.
+fn report_lines(out: &Output, report: &crate::checked::Report) {
     out.line(&output::final_info_line(report.nodes, report.elapsed));
     if let Some(note) = &report.note {
         out.line(&format!("info string {note}"));
@@ -815,7 +823,6 @@ fn search(
         }
         _ => {}
     }
-    out.line(&answer_line(mode, &report.answer));
 }
 
 /// The answer line a search owes: `checkmate …` for `go mate`, `bestmove …` for a game `go`. An error
