@@ -779,7 +779,7 @@ fn search(
     // The search's closing `info` lines come as soon as it is over; only the answer of a held `go`
     // waits (USI: `bestmove` after `stop` or `ponderhit`; the GUI shows the lines meanwhile).
     if let Some(report) = &report {
-        report_lines(&out, report);
+        report_lines(out, report);
     }
     // A held answer waits for `stop`, for its release (`ponderhit` for a ponder search, the end of
     // input), or for a GUI that has gone away.
