@@ -468,10 +468,11 @@ fn infinite_and_ponder_answers_wait_for_stop_or_ponderhit() {
     assert_eq!(best.last().map(String::as_str), Some("bestmove resign"));
     // `ponderhit` lifts the hold, not the search: a mate that takes a while is still found (Zukou #1
     // with the attacker's king added, a mate in 69; `ponderhit` once stopped the search, and the
-    // engine resigned a won position).
+    // engine resigned a won position). The clock gives 30 s after `ponderhit` (the proof takes about
+    // 2 s alone; with 60 s on the clock, 3 s, a loaded CI machine once ran out).
     let zukou1 = "1pG1B4/Gs+P6/pP7/n1ls5/3k5/nL4+r1b/1+p1p+R4/1S7/K1N6 b SP2gn2l11p 1";
     e.send(&format!("position sfen {zukou1}"));
-    e.send("go ponder btime 60000 wtime 60000 byoyomi 0");
+    e.send("go ponder btime 600000 wtime 600000 byoyomi 0");
     thread::sleep(Duration::from_millis(20));
     e.send("ponderhit");
     let best = e.read_until("bestmove", ANSWER);
