@@ -51,7 +51,8 @@ impl Expected {
             "mate:unknown" => Some(Expected::MateUnknown),
             s => {
                 if let Some(n) = s.strip_prefix("mate:") {
-                    n.parse().ok().map(Expected::Mate)
+                    // The attacker moves first and last: a mate has an odd number of plies.
+                    n.parse().ok().filter(|n| n % 2 == 1).map(Expected::Mate)
                 } else {
                     s.strip_prefix("nomate-within:")?
                         .parse()
@@ -491,6 +492,11 @@ mod tests {
             Some(Expected::NoMateWithin(3))
         );
         assert_eq!(Expected::parse("mate:unknown"), Some(Expected::MateUnknown));
+        // No mate has 0 or an even number of plies (`mate:0` was taken, and a mate in 3 graded
+        // "longer" against it).
+        for label in ["mate:0", "mate:4", "mate:-1", "mate:"] {
+            assert_eq!(Expected::parse(label), None, "{label}");
+        }
     }
 
     #[test]

@@ -191,13 +191,20 @@ impl Options {
     /// Applies `setoption name <name> value <value>`. Names are case-insensitive. On error nothing changes.
     pub fn set(&mut self, name: &str, value: Option<&str>) -> Result<(), OptionError> {
         let key = name.trim().to_ascii_lowercase();
+        // Every option needs a value; none given (or only blanks) is said as such, whatever its type.
+        let need = |name: &'static str| {
+            value
+                .map(str::trim)
+                .filter(|v| !v.is_empty())
+                .ok_or_else(|| OptionError::MissingValue(name.to_string()))
+        };
         let spin = match key.as_str() {
             "usi_hash" => &HASH,
             "threads" => &THREADS,
             "pvinterval" => &PV_INTERVAL,
-            "usi_ponder" => return parse_bool(PONDER, value.unwrap_or("")).map(|_| ()),
+            "usi_ponder" => return parse_bool(PONDER, need(PONDER)?).map(|_| ()),
             "futileinterposition" => {
-                let v = value.unwrap_or("").trim();
+                let v = need(FUTILE)?;
                 self.futile = Futile::parse(v).ok_or_else(|| OptionError::NotAChoice {
                     name: FUTILE,
                     value: v.to_string(),
@@ -206,11 +213,12 @@ impl Options {
                 return Ok(());
             }
             "checkalternatives" => {
-                self.check_alternatives = parse_bool(CHECK_ALTERNATIVES, value.unwrap_or(""))?;
+                self.check_alternatives =
+                    parse_bool(CHECK_ALTERNATIVES, need(CHECK_ALTERNATIVES)?)?;
                 return Ok(());
             }
             "postsearchlevel" => {
-                let v = value.unwrap_or("").trim();
+                let v = need(POST_SEARCH_LEVEL)?;
                 self.pv_level = PvLevel::parse(v).ok_or_else(|| OptionError::NotAChoice {
                     name: POST_SEARCH_LEVEL,
                     value: v.to_string(),
@@ -220,10 +228,7 @@ impl Options {
             }
             _ => return Err(OptionError::Unknown(name.to_string())),
         };
-        let value = value
-            .filter(|v| !v.trim().is_empty())
-            .ok_or_else(|| OptionError::MissingValue(spin.name.to_string()))?;
-        let n = spin.parse(value)?;
+        let n = spin.parse(need(spin.name)?)?;
         match key.as_str() {
             "usi_hash" => {
                 let mb = n as usize;
@@ -327,5 +332,18 @@ mod tests {
             assert!(!e.to_string().is_empty());
         }
         assert_eq!(o, Options::default());
+        // No value is said as such for every type (a check option said "'' is not true or false").
+        for name in [
+            "USI_Hash",
+            "USI_Ponder",
+            "CheckAlternatives",
+            "PostSearchLevel",
+            "FutileInterposition",
+        ] {
+            for value in [None, Some("  ")] {
+                let e = o.set(name, value).expect_err(name);
+                assert_eq!(e.to_string(), format!("option '{name}' needs a value"));
+            }
+        }
     }
 }
