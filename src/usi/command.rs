@@ -441,39 +441,31 @@ mod tests {
             forget_position,
             then: then.map(Box::new),
         };
-        let u = |head: &str| parse_unreadable(head, why());
-        assert_eq!(
-            u("go mate 1000 \u{FFFD}"),
-            refused(CHECKMATE_TIMEOUT, Awaits::Nothing)
-        );
-        assert_eq!(
-            u("go mate infinite"),
-            refused(CHECKMATE_TIMEOUT, Awaits::Nothing)
-        );
-        assert_eq!(
-            u("go btime 0 wtime 0"),
-            refused(BESTMOVE_RESIGN, Awaits::Nothing)
-        );
-        assert_eq!(
-            u("go ponder btime 0"),
-            refused(BESTMOVE_RESIGN, Awaits::PonderHit)
-        );
-        assert_eq!(
-            u("go infinite\u{FFFD}"),
-            refused(BESTMOVE_RESIGN, Awaits::Stop)
-        );
-        assert_eq!(u("position sfen \u{FFFD}"), only(true, None));
-        assert_eq!(u("isready\u{FFFD}"), only(false, Some(Command::IsReady)));
-        assert_eq!(u("usi \u{FFFD}"), only(false, Some(Command::Usi)));
-        assert_eq!(
-            u("setoption name USI_Hash value \u{FFFD}"),
-            only(false, None)
-        );
-        assert_eq!(
-            u("\u{FFFD}go mate 1000"),
-            refused(CHECKMATE_TIMEOUT, Awaits::Nothing)
-        );
-        assert_eq!(u("stop\u{FFFD}"), only(false, None));
-        assert_eq!(u(""), only(false, None));
+        let mate = refused(CHECKMATE_TIMEOUT, Awaits::Nothing);
+        for (head, expected) in [
+            ("go mate 1000 \u{FFFD}", mate.clone()),
+            ("go mate infinite", mate.clone()),
+            ("\u{FFFD}go mate 1000", mate),
+            (
+                "go btime 0 wtime 0",
+                refused(BESTMOVE_RESIGN, Awaits::Nothing),
+            ),
+            (
+                "go ponder btime 0",
+                refused(BESTMOVE_RESIGN, Awaits::PonderHit),
+            ),
+            (
+                "go infinite\u{FFFD}",
+                refused(BESTMOVE_RESIGN, Awaits::Stop),
+            ),
+            ("position sfen \u{FFFD}", only(true, None)),
+            ("isready\u{FFFD}", only(false, Some(Command::IsReady))),
+            ("usi \u{FFFD}", only(false, Some(Command::Usi))),
+            ("setoption name USI_Hash value \u{FFFD}", only(false, None)),
+            ("stop\u{FFFD}", only(false, None)),
+            ("", only(false, None)),
+        ] {
+            assert_eq!(parse_unreadable(head, why()), expected, "{head}");
+        }
     }
 }
