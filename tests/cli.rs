@@ -224,6 +224,21 @@ fn an_unlimited_solve_proves_the_line_exact_where_a_limited_one_stops() {
     );
 }
 
+/// The shortening after the proof jumps: a first proof of 69 plies, of a mate in 13 (a random
+/// problem a helper built; KomoringHeights' exact line is 13 plies too). Asking only "mate within
+/// bound − 2?" spent the line phase's budget on small steps and printed 21 plies (39 with a 64 MiB
+/// table), not proven shortest; with jumps: 43, 35, 19, no mate within 9, 15, 13, no mate within 11.
+#[test]
+fn the_line_phase_jumps_to_a_much_shorter_mate() {
+    const MATE_13: &str = "2R6/5B3/5k3/4+p4/8S/7G1/9/9/9 b RN2Lb3g3s3n2l17p 1";
+    let out = kanju(&["solve", "--hash-mb", "64", "--json", MATE_13], "");
+    let line = &stdout_lines(&out)[0];
+    assert!(
+        line.contains("\"length\":13,\"bound\":13,") && line.contains("\"exact\":true,"),
+        "{line}"
+    );
+}
+
 /// `--check-alternatives`: an indented `alternative …` line after the answer in text, an
 /// `alternatives` array in JSON; without the flag, neither.
 #[test]

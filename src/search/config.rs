@@ -68,6 +68,9 @@ pub struct SearchConfig {
     /// The same 3-ply search in length-bounded searches (the PV phase), at OR nodes with at most 4
     /// plies left, where it answers "mate within 3?" exactly (needs `mate1`).
     pub pv_mate3: bool,
+    /// The line phase's questions jump below the bound (`pv::tighten`): the gap doubles after each
+    /// yes, a no halves what is left; off, each question asks two plies less than the last answer.
+    pub pv_jumps: bool,
     pub init: Init,
     /// Inferior repetitions (`loops.rs`): an ancestor's board where the attacker held at least as
     /// much is cut like a repetition.
@@ -167,6 +170,7 @@ impl Default for SearchConfig {
             mate1: true,
             mate3: false,
             pv_mate3: true,
+            pv_jumps: true,
             // Measured side by side (README "Ablation"): the look-ahead's tree is less than half
             // the lazy one's on Zukou (15 M vs 37 M entries), 0.71× the time there, 0.63× on
             // Microcosmos, 0.44× on Kotobuki, the same on the short sets.
@@ -229,6 +233,7 @@ impl SearchConfig {
             mate1: false,
             mate3: false,
             pv_mate3: false,
+            pv_jumps: false,
             init: Init::Unit,
             inferior: false,
             pump_cost: 0,
@@ -327,6 +332,7 @@ impl SearchConfig {
                 "mate1" => self.mate1 = flag()?,
                 "mate3" => self.mate3 = flag()?,
                 "pvmate3" => self.pv_mate3 = flag()?,
+                "pvjumps" => self.pv_jumps = flag()?,
                 "init" => {
                     self.init = match value {
                         "unit" => Init::Unit,
@@ -365,7 +371,7 @@ impl fmt::Display for SearchConfig {
         let on = |b: bool| if b { "on" } else { "off" };
         write!(
             f,
-            "agg={},eps={},edge={},edgeplies={},chains={},promochains={},movechains={},deferdrops={},deferkeep={},blowup={},mate1={},mate3={},pvmate3={},init={},distance={},inferior={},pump={},pumpchecks={},ties={},maxply={},phasebudget={},sparetest={},futiletest={},ranktest={},deepen={}",
+            "agg={},eps={},edge={},edgeplies={},chains={},promochains={},movechains={},deferdrops={},deferkeep={},blowup={},mate1={},mate3={},pvmate3={},pvjumps={},init={},distance={},inferior={},pump={},pumpchecks={},ties={},maxply={},phasebudget={},sparetest={},futiletest={},ranktest={},deepen={}",
             match self.aggregation {
                 Aggregation::Sum => "sum",
                 Aggregation::Weak => "weak",
@@ -382,6 +388,7 @@ impl fmt::Display for SearchConfig {
             on(self.mate1),
             on(self.mate3),
             on(self.pv_mate3),
+            on(self.pv_jumps),
             match self.init {
                 Init::Unit => "unit",
                 Init::Look => "look",

@@ -54,6 +54,7 @@ impl Dfpn<'_> {
             match r.dep {
                 // Refuted within the bound: ask the next length.
                 Dependence::Within { plies, .. } if r.dn == 0 && plies < NO_MATE_PLIES => {
+                    s.least_mate = d + 2;
                     Bound::Refuted
                 }
                 // Stopped; refuted without reaching the horizon anywhere (no mate at all: the

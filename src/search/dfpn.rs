@@ -164,6 +164,10 @@ pub(super) struct Dfpn<'a> {
     pub deepen: bool,
     /// The root's minimax length, when the shortest-first search found it.
     pub exact_root: Option<u32>,
+    /// The shortest a mate from the root can be: every shorter bound was refuted ("no mate within
+    /// `least_mate` − 2"), by the shortest-first search before the proof (its table entries may be
+    /// gone, the fact stays). The line phase starts from it (`pv::tighten`).
+    pub(super) least_mate: u32,
     /// Children of every node on the current path, each node owning a contiguous range.
     pub(super) children: Vec<Child>,
     /// Scratch move lists: the node's moves and the look-ahead's (boxed: off the stack).
@@ -224,6 +228,7 @@ impl<'a> Dfpn<'a> {
             horizon: UNBOUNDED,
             deepen: false,
             exact_root: None,
+            least_mate: 1,
             children: Vec::with_capacity(1 << 16),
             buf: Box::new([MoveList::new(), MoveList::new()]),
             scratch: Vec::new(),

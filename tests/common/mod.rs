@@ -213,7 +213,8 @@ pub fn shunsai_perft(pos: &mut shunsai::Position, depth: u32) -> u64 {
 /// the loop-aware cache and with `SearchConfig::naive_loop_cache`, and keeping two where the lengths
 /// differed. Whether the naive cache errs on a position depends on the order the search meets the
 /// cycle in: since the table is cleared after a deepening that runs out of its cap, it errs on the
-/// second only (9 plies). `tests/differential` (`perpetual_check_inside_the_net`) checks every one
+/// second only (9 plies), with the line phase asking two plies at a time (`pv_jumps` off; with the
+/// jumps it is right on both). `tests/differential` (`perpetual_check_inside_the_net`) checks every one
 /// against the brute force and needs the naive cache wrong on at least one; `tests/usi.rs`
 /// (`perpetual_check_inside_the_net_over_usi`) asks the binary.
 pub const PERPETUAL_IN_NET: [(&str, usize); 2] = [
