@@ -150,12 +150,21 @@ pub fn check_table_size(mb: usize) -> Result<(), TableSizeError> {
 }
 
 /// Refuses `jobs` tables of `mb` MiB each (one per worker of `kanju solve -j`) when together they
-/// exceed the machine's memory: each would be touched in full, and the kernel would kill the process.
+/// exceed the memory free for tables now (`tt::table_room_mb`; the machine's memory where that is
+/// unknown): each would be touched in full, and the kernel would kill the process. (Each table alone
+/// is made to fit by `Table::new`, but the first ones built take the room the later ones count on.)
 pub fn check_tables_fit(jobs: usize, mb: usize) -> Result<(), String> {
+    if jobs <= 1 {
+        return Ok(());
+    }
     let total = (jobs as u64).saturating_mul(mb as u64);
-    match physical_memory_mb() {
-        Some(memory_mb) if jobs > 1 && total > memory_mb => Err(format!(
-            "{jobs} jobs with a {mb} MiB table each need {total} MiB, more than this machine's memory ({memory_mb} MiB)"
+    let (room, what) = match crate::search::tt::table_room_mb() {
+        Some(room) => (Some(room), "the memory free for tables now"),
+        None => (physical_memory_mb(), "this machine's memory"),
+    };
+    match room {
+        Some(room) if total > room => Err(format!(
+            "{jobs} jobs with a {mb} MiB table each need {total} MiB, more than {what} ({room} MiB)"
         )),
         _ => Ok(()),
     }

@@ -402,7 +402,30 @@ fn solve_jobs_build_no_more_tables_than_needed_or_fit() {
     let out = kanju(&["solve", "-j", "1024", "--hash-mb", "1024"], "");
     assert_eq!(out.status.code(), Some(2), "{out:?}");
     assert!(out.stdout.is_empty());
-    assert!(String::from_utf8_lossy(&out.stderr).contains("more than this machine's memory"));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("need 1048576 MiB, more than"), "{stderr}");
+    // Two tables that each fit the free memory but not together are refused too (each was checked
+    // alone, against memory the other would take: two of 12 000 MiB with 23 GB free).
+    #[cfg(target_os = "linux")]
+    {
+        let meminfo = std::fs::read_to_string("/proc/meminfo").unwrap();
+        let free_mb: usize = meminfo
+            .lines()
+            .find_map(|l| l.strip_prefix("MemAvailable:"))
+            .and_then(|v| v.split_whitespace().next()?.parse::<usize>().ok())
+            .unwrap()
+            / 1024;
+        let mb = free_mb * 6 / 10;
+        // (Within `--hash-mb`'s range: a machine with over 100 GB free skips this.)
+        if (1..=65536).contains(&mb) {
+            let mb = mb.to_string();
+            let out = kanju(&["solve", "-j", "2", "--hash-mb", &mb, MATE1, MATE1], "");
+            assert_eq!(out.status.code(), Some(2), "{out:?}");
+            assert!(out.stdout.is_empty());
+            let stderr = String::from_utf8_lossy(&out.stderr);
+            assert!(stderr.contains("more than the memory free"), "{stderr}");
+        }
+    }
 }
 
 /// A table larger than the process may allocate (an address-space limit) is made smaller, with a

@@ -1117,6 +1117,13 @@ fn an_unreadable_line_is_answered_for_what_it_was() {
     // The readable position is searched as usual.
     e.send("go mate 30000");
     assert_mate(MATE1, &e.checkmate(ANSWER), 1);
+    // A garbled `stop` still ends a `go infinite` (its `bestmove` never came).
+    e.send("position sfen 9/7Sk/1+R7/9/9/9/9/9/K8 b r2b4g3s4n4l18p 1");
+    e.send("go infinite");
+    e.assert_no("bestmove", Duration::from_millis(200));
+    e.send_raw(b"stop\xff\n");
+    let lines = e.read_until("bestmove", QUICK);
+    assert_eq!(lines.last().unwrap(), "bestmove 8c1c", "{lines:?}");
 }
 
 /// An error that quotes its input writes the input's control characters escaped: a refused SFEN

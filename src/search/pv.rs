@@ -211,6 +211,7 @@ fn refine(s: &mut Dfpn, level: PvLevel, step: Option<u64>, first: Vec<Move>) -> 
 fn tighten(s: &mut Dfpn, bound: &mut u32, best: &mut Vec<Move>, step: Option<u64>) -> bool {
     // Every length below `least` is refuted (mates from the root have odd lengths). Deepening's
     // refutations are of the strict game: the canonical game's mates may be shorter.
+    debug_assert!(s.least_mate <= *bound, "refuted up to a proof's length");
     let mut least = if s.futile_skip {
         1
     } else {

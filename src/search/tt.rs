@@ -317,6 +317,13 @@ pub struct Table {
 /// process's own and the page cache's.
 const FREE_SHARE: (usize, usize) = (7, 8);
 
+/// The most memory, in MiB, that tables may take now: `FREE_SHARE` of the memory free
+/// (`memory::free_bytes`), the cap `Table::new` applies to each table; `None` where unknown. Front
+/// ends that build several tables at once (`kanju solve -j`) check their sum against it.
+pub fn table_room_mb() -> Option<u64> {
+    memory::free_bytes().map(|free| ((free / FREE_SHARE.1 * FREE_SHARE.0) >> 20) as u64)
+}
+
 /// `n` clusters, halved until they take at most `FREE_SHARE` of `free` bytes (at least one).
 fn within_free(mut n: usize, free: Option<usize>) -> usize {
     if let Some(free) = free {

@@ -153,8 +153,10 @@ pub fn parse(line: &str) -> Command {
 /// (its first bytes, decoded lossily: a byte that is not UTF-8 becomes U+FFFD). Such a line is never carried out, but a GUI must not be left
 /// waiting, nor be answered about something else: a `go` is refused in its turn with the reply its
 /// kind waits for (`checkmate timeout` for a `go mate`, `bestmove resign` for a game `go`, held like
-/// the `go infinite` or `go ponder` it was); `usi` and `isready` are answered after the error; a
-/// `position` forgets the position in effect, as a refused one does. Anything else is only the error.
+/// the `go infinite` or `go ponder` it was); `usi` and `isready` are answered after the error, and
+/// `stop`, `ponderhit`, `gameover` and `quit`, which end what a GUI waits on, are carried out; a
+/// `position` forgets the position in effect, as a refused one does. Anything else (`setoption`,
+/// `usinewgame`) is only the error.
 pub fn parse_unreadable(head: &str, error: String) -> Command {
     // A byte that could not be read parts words too: `isready` with a stray byte after it was an
     // `isready`.
@@ -178,8 +180,14 @@ pub fn parse_unreadable(head: &str, error: String) -> Command {
             };
         }
         Some("position") => (true, None),
+        // What a GUI waits on, or what ends a wait: honoured (a garbled `stop` after `go infinite`
+        // left the GUI waiting for its `bestmove`).
         Some("usi") => (false, Some(Box::new(Command::Usi))),
         Some("isready") => (false, Some(Box::new(Command::IsReady))),
+        Some("stop") => (false, Some(Box::new(Command::Stop))),
+        Some("ponderhit") => (false, Some(Box::new(Command::PonderHit))),
+        Some("gameover") => (false, Some(Box::new(Command::GameOver))),
+        Some("quit") => (false, Some(Box::new(Command::Quit))),
         _ => (false, None),
     };
     Command::Unreadable {
@@ -462,7 +470,9 @@ mod tests {
             ("isready\u{FFFD}", only(false, Some(Command::IsReady))),
             ("usi \u{FFFD}", only(false, Some(Command::Usi))),
             ("setoption name USI_Hash value \u{FFFD}", only(false, None)),
-            ("stop\u{FFFD}", only(false, None)),
+            ("stop\u{FFFD}", only(false, Some(Command::Stop))),
+            ("quit \u{FFFD}", only(false, Some(Command::Quit))),
+            ("usinewgame\u{FFFD}", only(false, None)),
             ("", only(false, None)),
         ] {
             assert_eq!(parse_unreadable(head, why()), expected, "{head}");
