@@ -355,7 +355,7 @@ fn minimax_lengths_game_10000() {
 
 /// Each technique the ablation turns off or on (`kanju bench --config`), one at a time, and plain
 /// df-pn: a shortcut that is sound only beside another one shows up here. Exact lengths throughout.
-const ABLATIONS: [&str; 26] = [
+const ABLATIONS: [&str; 28] = [
     "plain",
     "agg=sum",
     "eps=0",
@@ -384,6 +384,9 @@ const ABLATIONS: [&str; 26] = [
     "ties=off",
     "ties=both",
     "deepen=0",
+    // A deepening cut short: the line phase starts from its refutations (`Dfpn::least_mate`).
+    "deepen=100",
+    "pvjumps=off",
     "phasebudget=0",
     "agg=sum,chains=off,init=look,mate1=off,distance=off,deepen=0",
 ];
