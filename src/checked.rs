@@ -5,6 +5,7 @@
 use crate::position::{Move, Position};
 use crate::search::alternatives::Alternatives;
 use crate::search::futile::Futile;
+use crate::search::tt::machine_memory_mb;
 use crate::search::{
     MateOutcome, PvLevel, SearchInfo, SearchLimits, Solver, verify_line_in_check, verify_mate_line,
 };
@@ -141,7 +142,7 @@ pub fn check_table_size(mb: usize) -> Result<(), TableSizeError> {
     if !(HASH_MIN_MB..=HASH_MAX_MB).contains(&mb) {
         return Err(TableSizeError::OutOfRange(mb));
     }
-    if let Some(memory_mb) = physical_memory_mb()
+    if let Some(memory_mb) = machine_memory_mb()
         && mb as u64 > memory_mb
     {
         return Err(TableSizeError::MoreThanMemory { mb, memory_mb });
@@ -160,7 +161,7 @@ pub fn check_tables_fit(jobs: usize, mb: usize) -> Result<(), String> {
     let total = (jobs as u64).saturating_mul(mb as u64);
     let (room, what) = match crate::search::tt::table_room_mb() {
         Some(room) => (Some(room), "the memory free for tables now"),
-        None => (physical_memory_mb(), "this machine's memory"),
+        None => (machine_memory_mb(), "this machine's memory"),
     };
     match room {
         Some(room) if total > room => Err(format!(
@@ -168,15 +169,6 @@ pub fn check_tables_fit(jobs: usize, mb: usize) -> Result<(), String> {
         )),
         _ => Ok(()),
     }
-}
-
-/// Total RAM in MiB, where the OS tells it cheaply (Linux); `None` elsewhere, and then only the range
-/// check applies.
-fn physical_memory_mb() -> Option<u64> {
-    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
-    let line = text.lines().find(|l| l.starts_with("MemTotal:"))?;
-    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
-    Some(kib / 1024)
 }
 
 /// Moves in USI notation, space separated: how both the USI protocol and `kanju solve` print a line.

@@ -201,11 +201,11 @@ fn refine(s: &mut Dfpn, level: PvLevel, step: Option<u64>, first: Vec<Move>) -> 
 ///
 /// Which d: a yes is cheap next to a no (a bounded search stops at its first mate, a refutation must
 /// look at every line), and a bounded search tends to find a mate near its bound, so asking only
-/// `bound` − 2 shortens the line by two plies a question: from a first proof of 67 plies to a mate
-/// in 15, 26 questions, and the phase's budget ran out at 33 (`tests/data`, a random problem a
-/// helper found; the peer printed 15). So the jump below `bound` doubles after each yes (2, 4, 8, …
-/// plies), and a no refutes every length up to d at once: the shortest possible length `least`
-/// rises past it, and the next question halves what lies between. A jump gets a quarter of a step;
+/// `bound` − 2 shortens the line by two plies a question: from a first proof of 69 plies of a random
+/// mate in 13 the phase's budget ran out at 21 (`tests/cli.rs`,
+/// `the_line_phase_jumps_to_a_much_shorter_mate`). So the jump below `bound` doubles after each yes
+/// (2, 4, 8, … plies), and a no refutes every length up to d at once: the shortest possible length
+/// `least` rises past it, and the next question halves what lies between. A jump gets a quarter of a step;
 /// one that ends unanswered ends the jumping, and the question is asked again as `bound` − 2, where
 /// the answers are cheapest; unanswered there, the phase ends.
 fn tighten(s: &mut Dfpn, bound: &mut u32, best: &mut Vec<Move>, step: Option<u64>) -> bool {

@@ -324,6 +324,11 @@ pub fn table_room_mb() -> Option<u64> {
     memory::free_bytes().map(|free| ((free / FREE_SHARE.1 * FREE_SHARE.0) >> 20) as u64)
 }
 
+/// The machine's memory in MiB, where the system says cheaply (Linux: `MemTotal`); `None` elsewhere.
+pub fn machine_memory_mb() -> Option<u64> {
+    memory::meminfo_bytes("MemTotal").map(|b| b >> 20)
+}
+
 /// `n` clusters, halved until they take at most `FREE_SHARE` of `free` bytes (at least one).
 fn within_free(mut n: usize, free: Option<usize>) -> usize {
     if let Some(free) = free {

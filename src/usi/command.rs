@@ -40,7 +40,8 @@ pub enum Command {
     /// A line that could not be read whole (not UTF-8, or longer than the reader keeps; see
     /// `parse_unreadable`). It is not carried out: `error` says why. A `position` line forgets the
     /// position in effect (`forget_position`), so that the next `go` is refused instead of solving
-    /// the one before; `then` is the answer a GUI still waits for (`usi`, `isready`).
+    /// the one before; `then` is the command carried out all the same: the answer a GUI waits for
+    /// (`usi`, `isready`) or the end of a wait (`stop`, `ponderhit`, `gameover`, `quit`).
     Unreadable {
         error: String,
         forget_position: bool,
@@ -150,8 +151,9 @@ pub fn parse(line: &str) -> Command {
 }
 
 /// A line the reader could not take whole (`error` says why), of which `head` is what could be read
-/// (its first bytes, decoded lossily: a byte that is not UTF-8 becomes U+FFFD). Such a line is never carried out, but a GUI must not be left
-/// waiting, nor be answered about something else: a `go` is refused in its turn with the reply its
+/// (its first bytes, decoded lossily: a byte that is not UTF-8 becomes U+FFFD). Such a line is never
+/// carried out as it stands, but a GUI must not be left waiting, nor be answered about something
+/// else: a `go` is refused in its turn with the reply its
 /// kind waits for (`checkmate timeout` for a `go mate`, `bestmove resign` for a game `go`, held like
 /// the `go infinite` or `go ponder` it was); `usi` and `isready` are answered after the error, and
 /// `stop`, `ponderhit`, `gameover` and `quit`, which end what a GUI waits on, are carried out; a

@@ -126,14 +126,14 @@ fn spawn_reader(
         .spawn(move || {
             let mut input = input;
             let mut buf = Vec::new();
+            let unreadable = |buf: &[u8], why: String| Unreadable {
+                head: String::from_utf8_lossy(&buf[..buf.len().min(UNREADABLE_HEAD_BYTES)])
+                    .into_owned(),
+                why,
+            };
             loop {
                 // Only a failed read ends the input early; a line that is not UTF-8 or too long is
-                // one more line, answered with an error.
-                let unreadable = |buf: &[u8], why: String| Unreadable {
-                    head: String::from_utf8_lossy(&buf[..buf.len().min(UNREADABLE_HEAD_BYTES)])
-                        .into_owned(),
-                    why,
-                };
+                // one more line, answered for what its first words say.
                 let line = match crate::pipe::read_line_capped(&mut input, MAX_LINE_BYTES, &mut buf)
                 {
                     Ok(None) => return,

@@ -84,19 +84,25 @@ impl DerefMut for Clusters {
 pub(super) fn free_bytes() -> Option<usize> {
     #[cfg(target_os = "linux")]
     {
-        let meminfo = std::fs::read_to_string("/proc/meminfo").ok()?;
-        let kib: u64 = meminfo
-            .lines()
-            .find_map(|l| l.strip_prefix("MemAvailable:"))?
-            .split_whitespace()
-            .next()?
-            .parse()
-            .ok()?;
-        let free = kib.saturating_mul(1024).min(linux::cgroup_room());
+        let free = meminfo_bytes("MemAvailable")?.min(linux::cgroup_room());
         Some(usize::try_from(free).unwrap_or(usize::MAX))
     }
     #[cfg(not(target_os = "linux"))]
     None
+}
+
+/// A field of `/proc/meminfo` (`MemTotal`, `MemAvailable`, …) in bytes; `None` where there is no
+/// such file (not Linux) or field.
+pub(super) fn meminfo_bytes(field: &str) -> Option<u64> {
+    let meminfo = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let kib: u64 = meminfo
+        .lines()
+        .find_map(|l| l.strip_prefix(field)?.strip_prefix(':'))?
+        .split_whitespace()
+        .next()?
+        .parse()
+        .ok()?;
+    Some(kib.saturating_mul(1024))
 }
 
 #[cfg(target_os = "linux")]
