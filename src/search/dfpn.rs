@@ -8,13 +8,14 @@
 //! * The best child is searched with thresholds that make it return as soon as another child looks
 //!   better (by the 1+ε factor if set) or the node's own thresholds are reached. A df-pn+ edge cost on
 //!   the minimised side makes long chains of checks raise their own numbers.
-//! * A new OR node may be proven at once by mate in one, without generating its checks.
+//! * A new OR node may be proven at once by mate in one, without generating its checks (`dfpn/leaves.rs`).
 //! * **Node count**: one node per position whose moves the search generates (every entry of `mid`, and
 //!   every one-ply look of `Init::Look`). Mate-in-one probes are counted apart (`mate1_probes`).
 //! * **Depth limit**: a child beyond `max_ply` is disproven for this path only (`Dependence::DepthCut`).
 //!   If the root ends up disproven only because of such cuts, the limit is doubled, the cut results are
 //!   dropped, and the search goes on: a cut is never an answer.
 
+mod leaves;
 mod progress;
 
 use super::config::{PHASE_STEP_MIN_NODES, PHASE_STEP_MIN_NODES_UNLIMITED, SearchConfig};
@@ -24,7 +25,7 @@ use super::node::Child;
 use super::numbers::{Combined, INF, PN_MAX, Pick, PnDn, add, best_threshold};
 use super::spare::Excuse;
 use super::tt::{Record, Table, UNBOUNDED};
-use super::{SearchInfo, SearchLimits, frontier, futile, mate1};
+use super::{SearchInfo, SearchLimits, futile};
 use crate::position::movegen::MoveList;
 use crate::position::{Color, Hand, Move, Position};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -406,50 +407,6 @@ impl<'a> Dfpn<'a> {
         }
     }
 
-    /// At a new OR node: mate in one, found without generating the checks, proves it at once.
-    fn try_mate1(&mut self) -> Option<NodeResult> {
-        self.mate1_probes += 1;
-        let (m, proof) = mate1::mate_in_one(&mut self.pos)?;
-        let key = self.tt_key();
-        self.tt
-            .store(key, &Record::proof(proof, 1, m.to_u16(), true));
-        Some(NodeResult {
-            pn: 0,
-            dn: INF,
-            len: 1,
-            hand: proof,
-            dep: Dependence::None,
-        })
-    }
-
-    /// At an OR node without mate in one: the 3-ply search (`frontier::mate_in_three`). A mate found
-    /// is stored as a proof (the AND node and its children are not: a walk that needs them proves
-    /// them again at once, by mate in one). `Err(cut)`: no mate within 3 plies; `cut`, only on this
-    /// path (a line met a position of the path).
-    fn try_mate3(&mut self) -> Result<NodeResult, bool> {
-        let path = &self.path;
-        let m = match frontier::mate_in_three(
-            &mut self.pos,
-            self.attacker,
-            |k| path.contains_key(&k),
-            &mut self.buf,
-            &mut self.nodes,
-        ) {
-            frontier::Three::Mate(m) => m,
-            frontier::Three::NoMate { cut } => return Err(cut),
-        };
-        let key = self.tt_key();
-        self.tt
-            .store(key, &Record::proof(m.proof, m.len, m.mv.to_u16(), true));
-        Ok(NodeResult {
-            pn: 0,
-            dn: INF,
-            len: m.len,
-            hand: m.proof,
-            dep: Dependence::None,
-        })
-    }
-
     /// Searches the current node until its proof number reaches `thpn` or its disproof number `thdn`
     /// (or it is solved, or a limit is hit), stores the result and returns it. `seen`: what was known of
     /// the node before.
@@ -661,32 +618,6 @@ impl<'a> Dfpn<'a> {
             },
         );
         self.children.truncate(base);
-        r
-    }
-
-    /// In a bounded search: the current OR node has no mate within `plies` (found without expanding
-    /// it). Stored for the node's exact hand.
-    fn bounded_disproof(&mut self, plies: u32) -> NodeResult {
-        let hand = self.pos.hand(self.attacker);
-        let r = NodeResult {
-            pn: INF,
-            dn: 0,
-            len: 0,
-            hand,
-            dep: Dependence::Within {
-                plies,
-                loop_at: None,
-            },
-        };
-        let key = self.tt_key();
-        self.tt.store(
-            key,
-            &Record {
-                dep: r.dep,
-                budget: plies,
-                ..Record::disproof(hand, true)
-            },
-        );
         r
     }
 

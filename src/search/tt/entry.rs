@@ -1,0 +1,180 @@
+//! One slot of the table (`Entry`: the hand, the numbers, what a result rests on, its effort) and the
+//! 256-byte cluster of eight that the table is an array of.
+
+use crate::position::Hand;
+use crate::search::loops::Dependence;
+use crate::search::numbers::PnDn;
+
+/// Entry flags.
+pub(super) const FLAG_PATH_DEPENDENT: u8 = 1;
+pub(super) const FLAG_DEPTH_CUT: u8 = 2;
+/// The entry is an OR node (attacker to move).
+pub(super) const FLAG_OR: u8 = 4;
+/// Written by a length-bounded search (the PV search): an estimate for the budget `len`, or, with
+/// `dn == 0`, the disproof "no mate within `len` plies". (Its proofs are ordinary proofs.)
+pub(super) const FLAG_BOUNDED: u8 = 8;
+
+/// 24 bytes, and the slot's board key (8 bytes) in the cluster's key line: eight to a 256-byte
+/// cluster.
+#[derive(Clone, Copy, Default)]
+#[repr(C)]
+pub(super) struct Entry {
+    /// Attacker hand: the exact hand (unproven), the proof hand (proven) or the disproof hand.
+    pub(super) hand: Hand,
+    pub(super) pn: PnDn,
+    pub(super) dn: PnDn,
+    /// Search effort spent below this entry (nodes, saturating, at least 1): what replacement and GC
+    /// keep.
+    pub(super) amount: u32,
+    /// Best move (`Move::to_u16`), 0 if none.
+    pub(super) best: u16,
+    /// Proven: plies to mate along the proof found (an upper bound on the shortest mate). Bounded
+    /// entries (`FLAG_BOUNDED`): the budget of an estimate, or the plies of a bounded disproof.
+    pub(super) len: u16,
+    pub(super) flags: u8,
+    pub(super) _pad: u8,
+    /// Path-dependent disproofs resting on a loop: the ply of the repeated position (clamped).
+    pub(super) loop_ply: u16,
+}
+
+impl Entry {
+    /// A path-dependent disproof has pn = INF and dn = 0 by definition, and no best move or length:
+    /// those 64 bits (`pn`, `best`, `len`) hold its path key instead, keeping entries at 24 bytes.
+    #[inline(always)]
+    pub(super) fn path(&self) -> u64 {
+        self.pn as u64 | (self.best as u64) << 32 | (self.len as u64) << 48
+    }
+
+    /// Turns the entry into a disproof resting on `d` along `path`. A bounded one ("no mate within d"
+    /// on this path) keeps its bound in `dn` (d + 1: `dn` is free, every path-dependent entry being a
+    /// disproof).
+    pub(super) fn set_dependence(&mut self, d: Dependence, path: u64) {
+        self.pn = path as u32;
+        self.best = (path >> 32) as u16;
+        self.len = (path >> 48) as u16;
+        self.dn = 0;
+        self.flags |= FLAG_PATH_DEPENDENT;
+        match d {
+            Dependence::Loop { ply } => self.loop_ply = ply.min(u16::MAX as u32) as u16,
+            Dependence::DepthCut => self.flags |= FLAG_DEPTH_CUT,
+            Dependence::Within {
+                plies,
+                loop_at: Some(ply),
+            } => {
+                self.flags |= FLAG_BOUNDED;
+                self.dn = plies + 1;
+                self.loop_ply = ply.min(u16::MAX as u32) as u16;
+            }
+            Dependence::None | Dependence::Within { loop_at: None, .. } => {
+                unreachable!("only path-dependent results carry a path")
+            }
+        }
+    }
+
+    #[inline(always)]
+    pub(super) fn is_path_dependent(&self) -> bool {
+        self.flags & FLAG_PATH_DEPENDENT != 0
+    }
+
+    #[inline(always)]
+    pub(super) fn is_bounded(&self) -> bool {
+        self.flags & FLAG_BOUNDED != 0
+    }
+
+    /// A bounded disproof that holds on every path: no mate within `len` plies.
+    #[inline(always)]
+    pub(super) fn is_within(&self) -> bool {
+        self.is_bounded() && !self.is_path_dependent() && self.dn == 0
+    }
+
+    #[inline(always)]
+    pub(super) fn dependence(&self) -> Dependence {
+        if self.is_within() {
+            Dependence::Within {
+                plies: self.len as u32,
+                loop_at: None,
+            }
+        } else if !self.is_path_dependent() {
+            Dependence::None
+        } else if self.is_bounded() {
+            Dependence::Within {
+                plies: self.dn - 1,
+                loop_at: Some(self.loop_ply as u32),
+            }
+        } else if self.flags & FLAG_DEPTH_CUT != 0 {
+            Dependence::DepthCut
+        } else {
+            Dependence::Loop {
+                ply: self.loop_ply as u32,
+            }
+        }
+    }
+
+    #[inline(always)]
+    pub(super) fn is_proven(&self) -> bool {
+        !self.is_path_dependent() && self.pn == 0
+    }
+
+    /// A disproof for every length and every path.
+    #[inline(always)]
+    pub(super) fn is_general_disproof(&self) -> bool {
+        !self.is_path_dependent() && !self.is_bounded() && self.dn == 0
+    }
+
+    /// What the entry is worth keeping, for replacement and garbage collection: the effort spent below
+    /// it, weighted by kind. A proof at an OR node (one move each) and a disproof at an AND node (one
+    /// refutation each) are what a proof or disproof tree is made of, and what a re-search cannot get
+    /// back cheaply: they weigh most. The other final results (AND proofs, OR disproofs) are rebuilt by a
+    /// single expansion whose children hit the kept entries; path-dependent disproofs match one path
+    /// only; unproven entries are estimates.
+    #[inline(always)]
+    pub(super) fn value(&self) -> u64 {
+        let a = self.amount as u64;
+        let or = self.flags & FLAG_OR != 0;
+        if self.is_path_dependent() {
+            a
+        } else if self.is_bounded() {
+            if self.dn == 0 { a * 2 } else { a }
+        } else if (self.pn == 0 && or) || (self.dn == 0 && !or) {
+            a * 8
+        } else if self.pn == 0 || self.dn == 0 {
+            a * 2
+        } else {
+            a
+        }
+    }
+}
+
+pub(super) const CLUSTER: usize = 8;
+
+/// Eight slots: their board keys first, in one cache line, then their entries. Most probes (over
+/// four in five while a hard problem is searched) find no entry of their board at all, and such a
+/// probe reads the key line only: one cache line from memory instead of four.
+#[derive(Clone, Copy, Default)]
+#[repr(C, align(64))]
+pub(super) struct Cluster {
+    /// Board keys (salted, see `slot_key`) of the slots; 0 for an empty slot, the one mark of one.
+    pub(super) keys: [u64; CLUSTER],
+    pub(super) entries: [Entry; CLUSTER],
+}
+
+// The layout `memory.rs` relies on: no padding anywhere (24-byte entries of 4- and 2-byte integers,
+// eight keys and eight entries to 256 bytes).
+const _: () = assert!(std::mem::size_of::<Entry>() == 24);
+const _: () = assert!(std::mem::size_of::<Cluster>() == 256);
+
+/// The key a slot stores for board key `key`: never 0, which marks an empty slot (0 and 1 share a
+/// slot key, a collision like any other 64-bit one).
+#[inline(always)]
+pub(super) fn slot_key(key: u64) -> u64 {
+    key | u64::from(key == 0)
+}
+
+impl Cluster {
+    /// Empties slot `i`.
+    #[inline(always)]
+    pub(super) fn free(&mut self, i: usize) {
+        self.keys[i] = 0;
+        self.entries[i] = Entry::default();
+    }
+}
