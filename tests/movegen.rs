@@ -363,6 +363,22 @@ fn check_position(pos: &mut Position, stats: &mut Stats) {
             &legal,
             &sfen,
         );
+        // The counters the search's look-ahead uses: every evasion, and the evasions grouped (each
+        // king move and capture of the checker apart, every interposition together as one).
+        assert_eq!(movegen::count_evasions(pos), evasions.len(), "{sfen}");
+        let gap = movegen::check_gap(pos);
+        let blocks = evasions
+            .iter()
+            .filter(|m| {
+                gap.contains(m.to()) && (m.is_drop() || m.piece().kind() != PieceKind::King)
+            })
+            .count();
+        let grouped = evasions.len() - blocks + usize::from(blocks > 0);
+        assert_eq!(
+            movegen::count_evasion_groups(pos),
+            grouped,
+            "count_evasion_groups in {sfen}"
+        );
     }
 
     // (a), (b), (e): play every legal move, look at the result, take it back.

@@ -177,22 +177,36 @@ impl Position {
     // ---- attack queries --------------------------------------------------------------------------
 
     /// The pieces of colour `c` that attack `sq`, given the occupancy `occ`.
+    ///
+    /// A slider's rays are traced only when a slider of `c` stands on one of the lines through `sq`
+    /// (on the empty board): most positions have few, and tracing is most of the cost.
     #[inline]
     pub fn attackers_to(&self, c: Color, sq: Square, occ: Bitboard) -> Bitboard {
         let them = c.flip();
         let own = self.pieces(c);
-        ((pawn_attacks(them, sq) & self.kind_bb(PieceKind::Pawn))
+        let steps = ((pawn_attacks(them, sq) & self.kind_bb(PieceKind::Pawn))
             | (knight_attacks(them, sq) & self.kind_bb(PieceKind::Knight))
             | (silver_attacks(them, sq) & self.kind_bb(PieceKind::Silver))
             | (gold_attacks(them, sq) & self.golds())
             | (king_attacks(sq)
                 & (self.kind_bb(PieceKind::King)
                     | self.kind_bb(PieceKind::Horse)
-                    | self.kind_bb(PieceKind::Dragon)))
-            | (lance_attacks(them, sq, occ) & self.kind_bb(PieceKind::Lance))
-            | (bishop_attacks(sq, occ) & self.bishop_like())
-            | (rook_attacks(sq, occ) & self.rook_like()))
-            & own
+                    | self.kind_bb(PieceKind::Dragon))))
+            & own;
+        let mut attackers = steps;
+        let lances = self.kind_bb(PieceKind::Lance) & own;
+        if (lance_pseudo(them, sq) & lances).is_not_empty() {
+            attackers |= lance_attacks(them, sq, occ) & lances;
+        }
+        let bishops = self.bishop_like() & own;
+        if (bishop_pseudo(sq) & bishops).is_not_empty() {
+            attackers |= bishop_attacks(sq, occ) & bishops;
+        }
+        let rooks = self.rook_like() & own;
+        if (rook_pseudo(sq) & rooks).is_not_empty() {
+            attackers |= rook_attacks(sq, occ) & rooks;
+        }
+        attackers
     }
 
     /// The neighbours of `ksq` that colour `c` attacks, given the occupancy `occ` (for king steps: pass

@@ -206,7 +206,8 @@ fn push_split(list: &mut impl MoveSink, p: Piece, from: Square, promo: Bitboard,
 /// Board moves of every piece of `us` except the king, to squares of `target`, with pins against the
 /// king on `ksq` resolved (`pinned` must be empty when there is no king; `ksq` is then never read).
 /// `NARROW`: `target` is small (evasions: the checker and the squares between), so sliders are first
-/// tested on the empty board and most skip their attack set.
+/// tested on the empty board and most skip their attack set. Only the pieces of `movers` move (all of
+/// `us`, or those a caller already knows can reach `target`).
 #[inline(always)]
 fn push_board_moves<const NARROW: bool>(
     pos: &Position,
@@ -215,14 +216,15 @@ fn push_board_moves<const NARROW: bool>(
     target: Bitboard,
     pinned: Bitboard,
     ksq: Square,
+    movers: Bitboard,
 ) {
     let occ = pos.occupied();
-    let own = pos.pieces(us);
+    let own = pos.pieces(us) & movers;
     let zone = Bitboard::promotion_zone(us);
     let last = LAST_RANK[us.index()];
 
     // Pawns: the unpinned ones all at once; a pinned pawn can only advance along a file pin.
-    let pawns = pos.pieces_of(us, PieceKind::Pawn);
+    let pawns = pos.pieces_of(us, PieceKind::Pawn) & movers;
     let mut pawn_to = pawns.and_not(pinned).forward(us) & target;
     (pawns & pinned).for_each(|from| pawn_to |= pawn_attacks(us, from) & target & line(ksq, from));
     if pawn_to.is_not_empty() {
@@ -232,7 +234,7 @@ fn push_board_moves<const NARROW: bool>(
 
     let p = Piece::new(PieceKind::Lance, us);
     each_piece(
-        pos.pieces_of(us, PieceKind::Lance),
+        pos.pieces_of(us, PieceKind::Lance) & movers,
         pinned,
         ksq,
         target,
@@ -247,7 +249,7 @@ fn push_board_moves<const NARROW: bool>(
 
     // A pinned knight can never move (no knight move stays on a line).
     let p = Piece::new(PieceKind::Knight, us);
-    pos.pieces_of(us, PieceKind::Knight)
+    (pos.pieces_of(us, PieceKind::Knight) & movers)
         .and_not(pinned)
         .for_each(|from| {
             let to = knight_attacks(us, from) & target;
@@ -271,7 +273,7 @@ fn push_board_moves<const NARROW: bool>(
 
     let p = Piece::new(PieceKind::Silver, us);
     each_piece(
-        pos.pieces_of(us, PieceKind::Silver) & steppers_near,
+        (pos.pieces_of(us, PieceKind::Silver) & movers) & steppers_near,
         pinned,
         ksq,
         target,
@@ -296,7 +298,7 @@ fn push_board_moves<const NARROW: bool>(
     // Bishops and rooks may promote; non-promotions are always legal for them.
     let p = Piece::new(PieceKind::Bishop, us);
     each_piece(
-        pos.pieces_of(us, PieceKind::Bishop),
+        pos.pieces_of(us, PieceKind::Bishop) & movers,
         pinned,
         ksq,
         target,
@@ -310,7 +312,7 @@ fn push_board_moves<const NARROW: bool>(
     );
     let p = Piece::new(PieceKind::Rook, us);
     each_piece(
-        pos.pieces_of(us, PieceKind::Rook),
+        pos.pieces_of(us, PieceKind::Rook) & movers,
         pinned,
         ksq,
         target,
@@ -324,7 +326,7 @@ fn push_board_moves<const NARROW: bool>(
     );
     let p = Piece::new(PieceKind::Horse, us);
     each_piece(
-        pos.pieces_of(us, PieceKind::Horse),
+        pos.pieces_of(us, PieceKind::Horse) & movers,
         pinned,
         ksq,
         target,
@@ -338,7 +340,7 @@ fn push_board_moves<const NARROW: bool>(
     );
     let p = Piece::new(PieceKind::Dragon, us);
     each_piece(
-        pos.pieces_of(us, PieceKind::Dragon),
+        pos.pieces_of(us, PieceKind::Dragon) & movers,
         pinned,
         ksq,
         target,
@@ -502,26 +504,6 @@ pub fn count_evasion_groups(pos: &Position) -> usize {
     count_groups(pos)
 }
 
-/// Counts moves off `gap` one by one and notes whether any lands on it.
-struct GroupCounter {
-    gap: Bitboard,
-    apart: usize,
-    blocks: bool,
-}
-
-impl MoveSink for GroupCounter {
-    #[inline(always)]
-    fn add(&mut self, _base: u32, to_set: Bitboard) {
-        self.apart += to_set.and_not(self.gap).count() as usize;
-        self.blocks |= (to_set & self.gap).is_not_empty();
-    }
-
-    #[inline(always)]
-    fn add_pawn_moves(&mut self, _us: Color, to_set: Bitboard, _promote: bool) {
-        self.add(0, to_set);
-    }
-}
-
 /// The empty squares between the king of the side to move and a single distant checker (where
 /// interpositions go); empty for a contact check, a double check or no check.
 #[inline]
@@ -535,17 +517,50 @@ pub fn check_gap(pos: &Position) -> Bitboard {
     }
 }
 
-/// `count_evasion_groups` on the baseline instruction set. A king never steps onto the gap (it would
-/// stay on the checking line), so every move onto it is an interposition.
+/// `count_evasion_groups` on the baseline instruction set, without generating every evasion: the
+/// king's moves, the captures of the checker by the pieces that attack its square (each move apart,
+/// promotion and not as the generator gives them), and whether any interposition exists at all —
+/// a drop first (the defender of a tsume nearly always holds one), board moves onto the gap only
+/// without one. The same count as grouping `generate_evasions` (`tests/movegen.rs` checks it on
+/// every position it walks): a king never steps onto the gap (it would stay on the checking line),
+/// and no capture lands on it, so the groups are exactly those moves plus one if anything interposes.
+/// 0: mated. The side to move must be in check.
 #[inline(always)]
 fn count_groups(pos: &Position) -> usize {
-    let mut counter = GroupCounter {
-        gap: check_gap(pos),
-        apart: 0,
-        blocks: false,
+    let us = pos.side_to_move();
+    let Some(ksq) = pos.king_square(us) else {
+        return 0;
     };
-    evasions_into(pos, &mut counter);
-    counter.apart + usize::from(counter.blocks)
+    let mut counter = MoveCounter(0);
+    push_king_moves(pos, &mut counter, us, ksq, !pos.pieces(us));
+    let checkers = pos.checkers();
+    debug_assert!(checkers.is_not_empty());
+    if checkers.is_empty() || checkers.has_more_than_one() {
+        return counter.0;
+    }
+    let checker = checkers.first();
+    // The pins are looked for only where a board move must be judged (a capture, or an
+    // interposition when no drop interposes).
+    let mut takers = pos.attackers_to(us, checker, pos.occupied());
+    takers.clear(ksq);
+    if takers.is_not_empty() {
+        let pinned = pos.pinned(us);
+        push_board_moves::<true>(pos, &mut counter, us, checkers, pinned, ksq, takers);
+    }
+    let gap = between(checker, ksq);
+    counter.0 + usize::from(gap.is_not_empty() && interposes(pos, us, gap, ksq))
+}
+
+/// Whether `us` (in check from a distant piece, king on `ksq`) has any interposition on `gap`.
+#[inline(always)]
+fn interposes(pos: &Position, us: Color, gap: Bitboard, ksq: Square) -> bool {
+    let mut any = MoveCounter(0);
+    push_drops(pos, &mut any, us, gap);
+    if any.0 == 0 {
+        let pinned = pos.pinned(us);
+        push_board_moves::<true>(pos, &mut any, us, gap, pinned, ksq, Bitboard::ALL);
+    }
+    any.0 > 0
 }
 
 /// `count_groups` where popcounts are one instruction.
@@ -590,7 +605,7 @@ fn legal_into(pos: &Position, list: &mut impl MoveSink) {
     match pos.king_square(us) {
         Some(ksq) => {
             let pinned = pos.pinned(us);
-            push_board_moves::<false>(pos, list, us, target, pinned, ksq);
+            push_board_moves::<false>(pos, list, us, target, pinned, ksq, Bitboard::ALL);
             push_king_moves(pos, list, us, ksq, target);
         }
         None => push_board_moves::<false>(
@@ -600,6 +615,7 @@ fn legal_into(pos: &Position, list: &mut impl MoveSink) {
             target,
             Bitboard::EMPTY,
             Square::from_index(0),
+            Bitboard::ALL,
         ),
     }
     push_drops(pos, list, us, !pos.occupied());
@@ -620,7 +636,7 @@ fn evasions_into(pos: &Position, list: &mut impl MoveSink) {
     let checker = checkers.first();
     let gap = between(checker, ksq);
     let pinned = pos.pinned(us);
-    push_board_moves::<true>(pos, list, us, gap | checkers, pinned, ksq);
+    push_board_moves::<true>(pos, list, us, gap | checkers, pinned, ksq, Bitboard::ALL);
     push_drops(pos, list, us, gap);
 }
 
