@@ -348,6 +348,11 @@ fn check_position(pos: &mut Position, stats: &mut Stats) {
     let checks = check_moves(pos);
     assert_no_duplicates("generate_legal", &legal, &sfen);
     assert_no_duplicates("generate_checks", &checks, &sfen);
+    assert_eq!(
+        movegen::count_checks(pos),
+        checks.len(),
+        "count_checks in {sfen}"
+    );
     for &m in legal.iter() {
         assert_move_well_formed(pos, m, &sfen);
     }

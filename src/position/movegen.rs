@@ -688,7 +688,7 @@ fn perft_node(pos: &mut Position, depth: u32, recurse: impl Fn(&mut Position, u3
 }
 
 mod checks;
-pub use checks::{check_squares, generate_checks};
+pub use checks::{check_squares, count_checks, generate_checks};
 
 #[cfg(test)]
 mod tests;

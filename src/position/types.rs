@@ -375,6 +375,12 @@ impl Move {
         Move(base | to.0 as u32)
     }
 
+    /// The move without its destination: the `base` that `with_to(base, self.to())` turns back into it.
+    #[inline(always)]
+    pub(crate) const fn base(self) -> u32 {
+        self.0 & !0x7f
+    }
+
     /// The `base` of `with_to` for board moves of `piece` from `from`, with or without promotion.
     #[inline(always)]
     pub(crate) const fn base_normal(from: Square, promote: bool, piece: Piece) -> u32 {

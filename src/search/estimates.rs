@@ -123,7 +123,6 @@ impl Dfpn<'_> {
     fn play_look(&mut self, i: usize, or_node: bool, key: u64) -> Option<PnDn> {
         let m = self.children[i].mv;
         self.pos.do_move(m);
-        let la = &mut self.buf[1];
         let attacker = self.attacker;
         let c = &mut self.children[i];
         let mut count = None;
@@ -149,7 +148,7 @@ impl Dfpn<'_> {
                 AndLook::Evasions(n) => count = Some(n as PnDn),
             }
         } else {
-            match frontier::look_or(&mut self.pos, attacker, la).0 {
+            match frontier::look_or(&mut self.pos, attacker).0 {
                 // Mate in one is no spare mate unless a piece is left: leave the child to the search.
                 OrLook::Mate(..) if self.spare => {}
                 OrLook::Mate(mv, proof) => {

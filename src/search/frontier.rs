@@ -15,7 +15,7 @@
 use super::hands::{and_proof_extra, before_proof};
 use super::mate1;
 use crate::position::movegen::{
-    MoveList, count_evasion_groups, generate_checks, generate_evasions,
+    MoveList, count_checks, count_evasion_groups, generate_checks, generate_evasions,
 };
 use crate::position::{Bitboard, Color, Hand, Move, PieceKind, Position};
 
@@ -54,14 +54,12 @@ pub enum OrLook {
 /// Looks at a new OR node: mate in one (returned with its proof hand) or the number of checks, and
 /// how many moves it played (for the node count: the mate-1 test plays none; a mate is played once for
 /// its proof hand).
-pub fn look_or(pos: &mut Position, attacker: Color, checks: &mut MoveList) -> (OrLook, u64) {
+pub fn look_or(pos: &mut Position, attacker: Color) -> (OrLook, u64) {
     debug_assert_eq!(attacker, pos.side_to_move());
     if let Some((m, proof)) = mate1::mate_in_one(pos) {
         return (OrLook::Mate(m, proof), 1);
     }
-    checks.clear();
-    generate_checks(pos, checks);
-    (OrLook::Checks(checks.len()), 0)
+    (OrLook::Checks(count_checks(pos)), 0)
 }
 
 /// A mate within three plies found by `mate_in_three`.

@@ -34,6 +34,35 @@ pub fn check_squares(pos: &Position, us: Color, eksq: Square) -> [Bitboard; Piec
 /// checks and checking drops, generated from the check squares rather than by filtering all moves.
 /// When the side to move is itself in check, its evasions that also give check.
 pub fn generate_checks(pos: &Position, list: &mut MoveList) {
+    checks_into(pos, list);
+}
+
+/// The number of moves `generate_checks` gives, without building them (the search's look at a new OR
+/// node needs only the count).
+pub fn count_checks(pos: &Position) -> usize {
+    #[cfg(target_arch = "x86_64")]
+    if std::arch::is_x86_feature_detected!("popcnt") {
+        // SAFETY: `count_checks_popcnt` is compiled for `popcnt` on top of the baseline, and the CPU
+        // has just been checked for it.
+        return unsafe { count_checks_popcnt(pos) };
+    }
+    let mut counter = MoveCounter(0);
+    checks_into(pos, &mut counter);
+    counter.0
+}
+
+/// `count_checks` where popcounts are one instruction.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "popcnt")]
+fn count_checks_popcnt(pos: &Position) -> usize {
+    let mut counter = MoveCounter(0);
+    checks_into(pos, &mut counter);
+    counter.0
+}
+
+/// `generate_checks` into any sink.
+#[inline(always)]
+fn checks_into<L: MoveSink>(pos: &Position, list: &mut L) {
     let us = pos.side_to_move();
     let them = us.flip();
     let Some(eksq) = pos.king_square(them) else {
@@ -44,7 +73,7 @@ pub fn generate_checks(pos: &Position, list: &mut MoveList) {
         generate_evasions(pos, &mut all);
         for &m in all.iter() {
             if pos.gives_check(m) {
-                list.push(m);
+                list.add(m.base(), Bitboard::from_square(m.to()));
             }
         }
         return;
@@ -86,7 +115,7 @@ pub fn generate_checks(pos: &Position, list: &mut MoveList) {
     let gold_promo = chk_gold & zone;
     let lance_plain = chk_lance & not_last;
     let lance_any = lance_plain | gold_promo;
-    let direct = |list: &mut MoveList, from: Square| {
+    let direct = |list: &mut L, from: Square| {
         let p = pos.piece_at(from);
         match p.kind() {
             PieceKind::Knight => {

@@ -47,6 +47,7 @@ fn counts_and_checks_agree_with_the_full_lists() {
         }
         let mut checks = MoveList::new();
         generate_checks(p, &mut checks);
+        assert_eq!(count_checks(p), checks.len(), "{p:?}");
         let mut expect: Vec<Move> = all.iter().copied().filter(|&m| p.gives_check(m)).collect();
         let mut got = checks.to_vec();
         expect.sort_by_key(|m| m.to_u16());
