@@ -177,7 +177,7 @@ impl Dfpn<'_> {
         if or_node || budget != UNBOUNDED || self.futile_skip || self.spare {
             return (false, 0);
         }
-        let defer = self.config.defer_drops && check_gap(&self.pos).count() >= 2;
+        let defer = self.config.defer_drops && check_gap(&self.pos).has_more_than_one();
         (defer, self.config.blowup())
     }
 
