@@ -367,9 +367,8 @@ impl Move {
         )
     }
 
-    /// The move with `to` and promotion bits `to_bits` (`to | promote << 14`) added to `base`, a move
-    /// with from/piece (or drop kind/piece) set and a zero `to`: the generators build the part shared by
-    /// one piece's moves once.
+    /// The move with destination `to` added to `base`, a move with from/promotion/piece (or drop
+    /// kind/piece) set and a zero `to`: the generators build the part shared by one piece's moves once.
     #[inline(always)]
     pub(crate) const fn with_to(base: u32, to: Square) -> Move {
         Move(base | to.0 as u32)
