@@ -112,7 +112,7 @@ pub struct SearchConfig {
     /// repetition is stored as if it held on every path: the naive position → length cache komori-n's
     /// PV article warns against. Tests turn it on to show that a position needs the loop-aware cache
     /// (`tests/differential`, `perpetual_check_inside_the_net`; the same positions over USI in
-    /// `tests/usi.rs`).
+    /// `tests/usi/session.rs`).
     pub naive_loop_cache: bool,
 }
 

@@ -215,7 +215,7 @@ pub fn shunsai_perft(pos: &mut shunsai::Position, depth: u32) -> u64 {
 /// cycle in: since the table is cleared after a deepening that runs out of its cap, it errs on the
 /// second only (9 plies), with the line phase asking two plies at a time (`pv_jumps` off; with the
 /// jumps it is right on both). `tests/differential` (`perpetual_check_inside_the_net`) checks every one
-/// against the brute force and needs the naive cache wrong on at least one; `tests/usi.rs`
+/// against the brute force and needs the naive cache wrong on at least one; `tests/usi/session.rs`
 /// (`perpetual_check_inside_the_net_over_usi`) asks the binary.
 pub const PERPETUAL_IN_NET: [(&str, usize); 2] = [
     ("2+r2k3/9/2+P6/9/7+S1/5K3/9/9/9 b RBN 1", 11),

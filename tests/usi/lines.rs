@@ -1,0 +1,171 @@
+//! The line's options: `PostSearchLevel`, `CheckAlternatives` and `FutileInterposition`.
+
+use super::*;
+
+/// `PostSearchLevel` is announced as a combo, `MinLength` (the default) prints the minimax line with
+/// an `info … score mate N pv …` line of the same length before it, and `None` prints the first
+/// proof's line, which is a real mate but no shorter.
+#[test]
+fn post_search_level_chooses_the_line() {
+    let mut e = Engine::start();
+    e.send("usi");
+    let hello = e.read_until("usiok", QUICK);
+    assert!(
+        hello.contains(
+            &"option name PostSearchLevel type combo default MinLength var None var UpperBound var MinLength"
+                .to_string()
+        ),
+        "{hello:?}"
+    );
+    e.send("setoption name USI_Hash value 32");
+    e.send("isready");
+    e.read_until("readyok", ANSWER);
+    e.send(&format!("position sfen {YO_M3_17}"));
+    e.send("go mate 60000");
+    let lines = e.read_until("checkmate", ANSWER);
+    let answer = lines.last().unwrap();
+    let line = assert_mate(YO_M3_17, answer, 3);
+    assert_eq!(line.len(), 3, "{answer}");
+    let moves = answer.strip_prefix("checkmate ").unwrap();
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("info ") && l.ends_with(&format!("score mate 3 pv {moves}"))),
+        "no 'score mate 3' line before the answer: {lines:?}"
+    );
+    for level in ["None", "UpperBound"] {
+        e.send(&format!("setoption name PostSearchLevel value {level}"));
+        e.send("usinewgame");
+        e.send(&format!("position sfen {YO_M3_17}"));
+        e.send("go mate 60000");
+        assert_mate(YO_M3_17, &e.checkmate(ANSWER), 3);
+    }
+    let refused = e.answer_to("setoption name PostSearchLevel value Shortest");
+    assert!(
+        refused.iter().any(|l| l.starts_with("info string error")),
+        "{refused:?}"
+    );
+}
+
+/// A line the PV phase could not prove shortest (its budget ends first) is printed, but its `score
+/// mate` claims only the proven bound: Zukou #37 is proven in 0.5 M nodes, its 23 plies exact only
+/// after 44 M (35 s), so the default phase stops with a 19-ply line whose defender did not take the
+/// longest reply; `score mate 19` would claim a mate the defender can outlast.
+#[test]
+fn a_line_not_proven_shortest_claims_only_its_bound() {
+    const ZUKOU_37: &str = "1R7/9/g1+P6/+P2s5/1+bk+pg4/GN1Rl4/Pn+p6/3S5/9 b B2N3Pg2s3l10p 1";
+    let mut e = Engine::ready();
+    e.send(&format!("position sfen {ZUKOU_37}"));
+    e.send("go mate 60000");
+    let lines = e.read_until("checkmate", ANSWER);
+    let answer = lines.last().unwrap();
+    let line = assert_mate(ZUKOU_37, answer, 19);
+    let bound: usize = lines
+        .iter()
+        .find_map(|l| {
+            l.strip_prefix(
+                "info string the search stopped before the line was proven shortest: mate in ",
+            )?
+            .strip_suffix(" or less")?
+            .parse()
+            .ok()
+        })
+        .unwrap_or_else(|| panic!("no bound reported: {lines:?}"));
+    assert!(line.len() < bound, "the line is exact after all: {lines:?}");
+    let moves = answer.strip_prefix("checkmate ").unwrap();
+    assert!(
+        lines.contains(&format!("info score mate {bound} pv {moves}")),
+        "the score is not the bound {bound}: {lines:?}"
+    );
+}
+
+/// `CheckAlternatives`: announced as a check option, off by default (no `alternative` lines); on, the
+/// other mating move of a mate in 1 with two solutions is reported in an `info string` before the
+/// answer, and a one-solution mate in 3 is reported as having none.
+#[test]
+fn check_alternatives_reports_other_mates() {
+    // A gold drop mates on 1b (guarded by the pawn) and on 2b (guarded by the knight).
+    let two = "8k/9/8P/6N2/9/9/9/9/9 b G2r2b3g4s3n4l17p 1";
+    let one = "9/8k/9/7RG/9/9/9/9/9 b r2b3g4s4n4l18p 1";
+    let mut e = Engine::start();
+    e.send("usi");
+    let hello = e.read_until("usiok", QUICK);
+    assert!(
+        hello.contains(&"option name CheckAlternatives type check default false".to_string()),
+        "{hello:?}"
+    );
+    e.send("setoption name USI_Hash value 16");
+    e.send("isready");
+    e.read_until("readyok", ANSWER);
+    e.send(&format!("position sfen {two}"));
+    e.send("go mate 10000");
+    let lines = e.read_until("checkmate", ANSWER);
+    assert!(
+        !lines.iter().any(|l| l.contains("alternative")),
+        "{lines:?}"
+    );
+    e.send("setoption name CheckAlternatives value true");
+    e.send(&format!("position sfen {two}"));
+    e.send("go mate 10000");
+    let lines = e.read_until("checkmate", ANSWER);
+    let answer = lines.last().unwrap();
+    assert_mate(two, answer, 1);
+    let other = if answer.ends_with("G*1b") {
+        "G*2b"
+    } else {
+        "G*1b"
+    };
+    assert!(
+        lines.contains(&format!("info string alternative ply 1 {other} mate 1")),
+        "{lines:?}"
+    );
+    e.send(&format!("position sfen {one}"));
+    e.send("go mate 10000");
+    let lines = e.read_until("checkmate", ANSWER);
+    assert_mate(one, lines.last().unwrap(), 3);
+    assert!(
+        lines.contains(&"info string alternatives none".to_string()),
+        "{lines:?}"
+    );
+    let refused = e.answer_to("setoption name CheckAlternatives value maybe");
+    assert!(
+        refused.iter().any(|l| l.starts_with("info string error")),
+        "{refused:?}"
+    );
+}
+
+/// `FutileInterposition`: announced as a combo (Count default); with `Skip` the strict mate in 13 of
+/// edge-3 (every defence a drop the bishop captures into mate) is the composer's mate in 1, with
+/// `info string canonical_length 1`; back to `Count`, 13 plies again.
+#[test]
+fn futile_interposition_skip_prints_the_canonical_line() {
+    let edge3 = "k8/9/1K7/9/9/9/8B/8B/9 b 2r4g4s4n4l18p 1";
+    let mut e = Engine::start();
+    e.send("usi");
+    let hello = e.read_until("usiok", QUICK);
+    assert!(
+        hello.contains(
+            &"option name FutileInterposition type combo default Count var Count var Skip"
+                .to_string()
+        ),
+        "{hello:?}"
+    );
+    e.send("setoption name USI_Hash value 16");
+    e.send("setoption name FutileInterposition value Skip");
+    e.send("isready");
+    e.read_until("readyok", ANSWER);
+    e.send(&format!("position sfen {edge3}"));
+    e.send("go mate 30000");
+    let lines = e.read_until("checkmate", ANSWER);
+    assert_eq!(lines.last().unwrap(), "checkmate 1g2h", "{lines:?}");
+    assert!(
+        lines.contains(&"info string canonical_length 1".to_string()),
+        "{lines:?}"
+    );
+    e.send("setoption name FutileInterposition value Count");
+    e.send(&format!("position sfen {edge3}"));
+    e.send("go mate 30000");
+    let lines = e.read_until("checkmate", ANSWER);
+    assert_mate(edge3, lines.last().unwrap(), 13);
+    assert!(!lines.iter().any(|l| l.contains("canonical_length")));
+}
