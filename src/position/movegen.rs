@@ -273,7 +273,7 @@ fn push_board_moves<const NARROW: bool>(
 
     let p = Piece::new(PieceKind::Silver, us);
     each_piece(
-        (pos.pieces_of(us, PieceKind::Silver) & movers) & steppers_near,
+        pos.pieces_of(us, PieceKind::Silver) & movers & steppers_near,
         pinned,
         ksq,
         target,
