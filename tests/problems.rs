@@ -767,3 +767,33 @@ fn a_deferred_drop_that_looks_best_stays() {
         2_000_000,
     );
 }
+
+/// A second `go mate` on the same position and table (a GUI user asking again for a better line)
+/// gives each question of the line phase the budget the work on that position earns (a fifth of it,
+/// `SearchConfig::phase_budget_pct`), not the floor a nearly free proof would: Zukou #47's first
+/// solve (2.5 M nodes) ends "not proven shortest"; the second, whose proof the table holds, asked its
+/// next question with the floor of 200 000 nodes (211 k in all) and could get no further than the
+/// first. Now that question gets a fifth of all the work (517 k in all).
+#[test]
+fn a_repeated_solve_gets_the_line_budget_of_the_work_behind_it() {
+    let pos = zukou_position("zuko047");
+    let mut solver = Solver::new(64);
+    let first = solve_at(&mut solver, &pos, PvLevel::MinLength, None);
+    assert!(matches!(first.outcome, MateOutcome::Mate(_)), "{first:?}");
+    assert!(
+        !first.exact,
+        "the first line is proven shortest: pick another problem"
+    );
+    let second = solve_at(&mut solver, &pos, PvLevel::MinLength, None);
+    assert!(matches!(second.outcome, MateOutcome::Mate(_)), "{second:?}");
+    assert!(
+        second.nodes > first.nodes / 5,
+        "first {} nodes, second {} nodes",
+        first.nodes,
+        second.nodes
+    );
+    // Forgotten with the table.
+    solver.clear();
+    let fresh = solve_at(&mut solver, &pos, PvLevel::MinLength, None);
+    assert_eq!(fresh.nodes, first.nodes);
+}

@@ -260,10 +260,11 @@ impl SearchConfig {
         })
     }
 
-    /// The node count at which a phase after the proof, begun at `nodes`, stops: `PHASE_STEPS` steps'
-    /// budgets after `nodes`.
-    pub fn phase_budget(&self, nodes: u64, floor: u64) -> Option<u64> {
-        self.phase_step(nodes, floor)
+    /// The node count at which a phase after the proof, begun at `nodes` after `spent` nodes of work
+    /// on the root (`nodes` and what earlier solves on the same table spent), stops: `PHASE_STEPS`
+    /// steps' budgets after `nodes`.
+    pub fn phase_budget(&self, nodes: u64, spent: u64, floor: u64) -> Option<u64> {
+        self.phase_step(spent, floor)
             .map(|step| nodes.saturating_add(step.saturating_mul(PHASE_STEPS)))
     }
 
@@ -448,7 +449,7 @@ mod tests {
             Some(PHASE_STEP_MIN_NODES)
         );
         assert_eq!(
-            c.phase_budget(10_000, PHASE_STEP_MIN_NODES),
+            c.phase_budget(10_000, 10_000, PHASE_STEP_MIN_NODES),
             Some(10_000 + PHASE_STEPS * PHASE_STEP_MIN_NODES)
         );
         // A long one: its share (a fifth of 5 M nodes per step, two steps' worth for the phase).
@@ -457,14 +458,20 @@ mod tests {
             Some(1_000_000)
         );
         assert_eq!(
-            c.phase_budget(5_000_000, PHASE_STEP_MIN_NODES),
+            c.phase_budget(5_000_000, 5_000_000, PHASE_STEP_MIN_NODES),
             Some(7_000_000)
+        );
+        // Asked again on the same table (the proof found there at once): the share of all the work
+        // on the root, counted from where this solve stands.
+        assert_eq!(
+            c.phase_budget(10_000, 5_010_000, PHASE_STEP_MIN_NODES),
+            Some(10_000 + PHASE_STEPS * 1_002_000)
         );
         // Without limits, the larger floor; a long proof's share stays the same.
         let unlimited = PHASE_STEP_MIN_NODES_UNLIMITED;
         assert_eq!(c.phase_step(10_000, unlimited), Some(unlimited));
         assert_eq!(
-            c.phase_budget(10_000, unlimited),
+            c.phase_budget(10_000, 10_000, unlimited),
             Some(10_000 + PHASE_STEPS * unlimited)
         );
         assert_eq!(c.phase_step(50_000_000, unlimited), Some(10_000_000));
@@ -473,7 +480,7 @@ mod tests {
         assert_eq!(
             (
                 c.phase_step(5_000_000, PHASE_STEP_MIN_NODES),
-                c.phase_budget(5_000_000, PHASE_STEP_MIN_NODES)
+                c.phase_budget(5_000_000, 5_000_000, PHASE_STEP_MIN_NODES)
             ),
             (None, None)
         );

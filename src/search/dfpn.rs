@@ -111,6 +111,11 @@ pub(super) struct Dfpn<'a> {
     start: Instant,
     next_info: Duration,
     pub nodes: u64,
+    /// Nodes earlier solves spent on this same root with this same table (`Solver`): the phases
+    /// after the proof take their budgets from all the work behind the answer, so that asking again
+    /// does not give the line less search than the first time (the proof, found in the table, costs
+    /// next to nothing then).
+    pub prior_nodes: u64,
     pub mate1_probes: u64,
     /// Children cut as inferior repetitions that are no exact repetition (`loops.rs`).
     pub inferior_cuts: u64,
@@ -205,6 +210,7 @@ impl<'a> Dfpn<'a> {
             start: Instant::now(),
             next_info: limits.info_interval.unwrap_or(Duration::MAX),
             nodes: 0,
+            prior_nodes: 0,
             mate1_probes: 0,
             inferior_cuts: 0,
             deferred_drops: 0,
@@ -373,13 +379,20 @@ impl<'a> Dfpn<'a> {
 
     /// The node budget of one step of a phase after the proof, begun now (`SearchConfig::phase_step`).
     pub(super) fn phase_step(&self) -> Option<u64> {
-        self.config.phase_step(self.nodes, self.phase_floor())
+        self.config.phase_step(
+            self.nodes.saturating_add(self.prior_nodes),
+            self.phase_floor(),
+        )
     }
 
     /// The node count at which a phase after the proof, begun now, stops
     /// (`SearchConfig::phase_budget`).
     pub(super) fn phase_budget(&self) -> Option<u64> {
-        self.config.phase_budget(self.nodes, self.phase_floor())
+        self.config.phase_budget(
+            self.nodes,
+            self.nodes.saturating_add(self.prior_nodes),
+            self.phase_floor(),
+        )
     }
 
     /// After a phase spent its node budget (and only its budget): a small one more, so that the line

@@ -36,6 +36,7 @@ pub use pv::PvLevel;
 
 use crate::position::{Move, Position, SfenError};
 use dfpn::RootResult;
+use std::collections::HashMap;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
@@ -146,7 +147,14 @@ pub struct Solver {
     pv_level: PvLevel,
     check_alternatives: bool,
     futile: futile::Futile,
+    /// Nodes spent on each root (its position key) since the table was last cleared: a root asked
+    /// again gets line phases sized by all that work (`Dfpn::prior_nodes`). Forgotten with the
+    /// table, and wholesale past `EFFORTS_MAX` roots (a batch of problems, each asked once).
+    efforts: HashMap<u64, u64>,
 }
+
+/// The most roots `Solver::efforts` remembers before it starts over.
+const EFFORTS_MAX: usize = 4096;
 
 impl Solver {
     /// A solver whose table uses about `hash_mb` MiB.
@@ -157,6 +165,7 @@ impl Solver {
             pv_level: PvLevel::default(),
             check_alternatives: false,
             futile: futile::Futile::default(),
+            efforts: HashMap::new(),
         }
     }
 
@@ -165,6 +174,7 @@ impl Solver {
         // The old table goes first: both at once could need twice the memory.
         self.tt = tt::Table::new(1);
         self.tt = tt::Table::new(hash_mb);
+        self.efforts.clear();
     }
 
     /// The table's size in MiB: less than asked for when that much memory could not be had.
@@ -181,6 +191,7 @@ impl Solver {
     /// Forgets everything learnt (between unrelated problems).
     pub fn clear(&mut self) {
         self.tt.clear();
+        self.efforts.clear();
     }
 
     /// Sets the internal search switches (for measurements; the default is the best measured).
@@ -237,14 +248,17 @@ impl Solver {
         let written_before = self.tt.entries_written();
         root.validate_mate_problem()
             .map_err(SolveError::InvalidRoot)?;
+        let problem = problem_position(root);
+        let root_key = problem.key();
         let mut search = dfpn::Dfpn::new(
             &mut self.tt,
-            problem_position(root),
+            problem,
             self.config.clone(),
             limits,
             stop,
             on_info,
         );
+        search.prior_nodes = self.efforts.get(&root_key).copied().unwrap_or(0);
         search.deepen = self.pv_level == PvLevel::MinLength;
         let mut note = None;
         let mut exact = false;
@@ -337,9 +351,14 @@ impl Solver {
                 MateOutcome::Timeout
             }
         };
+        let nodes = search.nodes;
+        if self.efforts.len() >= EFFORTS_MAX && !self.efforts.contains_key(&root_key) {
+            self.efforts.clear();
+        }
+        *self.efforts.entry(root_key).or_default() += nodes;
         Ok(SolveResult {
             outcome,
-            nodes: search.nodes,
+            nodes,
             elapsed: start.elapsed(),
             note,
             exact,
