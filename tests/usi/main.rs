@@ -102,6 +102,16 @@ impl Engine {
         stdin.flush().expect("flush");
     }
 
+    /// Sends `cmd` and expects it refused with an `info string error` (the engine answers `isready`
+    /// after it all the same).
+    fn assert_refused(&mut self, cmd: &str) {
+        let refused = self.answer_to(cmd);
+        assert!(
+            refused.iter().any(|l| l.starts_with("info string error")),
+            "{cmd}: {refused:?}"
+        );
+    }
+
     /// Sends `cmd`, then `isready`, and returns what came before `readyok`.
     fn answer_to(&mut self, cmd: &str) -> Vec<String> {
         self.send(cmd);
