@@ -7,15 +7,8 @@ use super::*;
 /// proof's line, which is a real mate but no shorter.
 #[test]
 fn post_search_level_chooses_the_line() {
-    let mut e = Engine::start();
-    e.send("usi");
-    let hello = e.read_until("usiok", QUICK);
-    assert!(
-        hello.contains(
-            &"option name PostSearchLevel type combo default MinLength var None var UpperBound var MinLength"
-                .to_string()
-        ),
-        "{hello:?}"
+    let mut e = Engine::announcing(
+        "option name PostSearchLevel type combo default MinLength var None var UpperBound var MinLength",
     );
     e.send("setoption name USI_Hash value 32");
     e.send("isready");
@@ -83,13 +76,7 @@ fn check_alternatives_reports_other_mates() {
     // A gold drop mates on 1b (guarded by the pawn) and on 2b (guarded by the knight).
     let two = "8k/9/8P/6N2/9/9/9/9/9 b G2r2b3g4s3n4l17p 1";
     let one = "9/8k/9/7RG/9/9/9/9/9 b r2b3g4s4n4l18p 1";
-    let mut e = Engine::start();
-    e.send("usi");
-    let hello = e.read_until("usiok", QUICK);
-    assert!(
-        hello.contains(&"option name CheckAlternatives type check default false".to_string()),
-        "{hello:?}"
-    );
+    let mut e = Engine::announcing("option name CheckAlternatives type check default false");
     e.send("setoption name USI_Hash value 16");
     e.send("isready");
     e.read_until("readyok", ANSWER);
@@ -132,15 +119,8 @@ fn check_alternatives_reports_other_mates() {
 #[test]
 fn futile_interposition_skip_prints_the_canonical_line() {
     let edge3 = "k8/9/1K7/9/9/9/8B/8B/9 b 2r4g4s4n4l18p 1";
-    let mut e = Engine::start();
-    e.send("usi");
-    let hello = e.read_until("usiok", QUICK);
-    assert!(
-        hello.contains(
-            &"option name FutileInterposition type combo default Count var Count var Skip"
-                .to_string()
-        ),
-        "{hello:?}"
+    let mut e = Engine::announcing(
+        "option name FutileInterposition type combo default Count var Count var Skip",
     );
     e.send("setoption name USI_Hash value 16");
     e.send("setoption name FutileInterposition value Skip");

@@ -102,6 +102,15 @@ impl Engine {
         stdin.flush().expect("flush");
     }
 
+    /// A started engine that has answered `usi` with `option` among its lines.
+    fn announcing(option: &str) -> Engine {
+        let mut e = Engine::start();
+        e.send("usi");
+        let hello = e.read_until("usiok", QUICK);
+        assert!(hello.iter().any(|l| l == option), "{option}: {hello:?}");
+        e
+    }
+
     /// Sends `cmd` and expects it refused with an `info string error` (the engine answers `isready`
     /// after it all the same).
     fn assert_refused(&mut self, cmd: &str) {
