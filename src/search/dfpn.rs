@@ -22,7 +22,7 @@ use super::config::{PHASE_STEP_MIN_NODES, PHASE_STEP_MIN_NODES_UNLIMITED, Search
 use super::hands;
 use super::loops::{Dependence, PathBoards, PathMap, ROOT_PATH, next_path};
 use super::node::Child;
-use super::numbers::{Combined, INF, PN_MAX, Pick, PnDn, add, best_threshold};
+use super::numbers::{Aggregation, Combined, INF, PN_MAX, Pick, PnDn, add, best_threshold};
 use super::spare::Excuse;
 use super::tt::{Record, Table, UNBOUNDED};
 use super::{SearchInfo, SearchLimits, futile};
@@ -521,9 +521,17 @@ impl<'a> Dfpn<'a> {
                 } else {
                     (c.dn, pumped(c.pn, c.pump, pump))
                 };
-                let l = if l == 0 || l == INF { l } else { add(l, edge) };
+                let l = if edge != 0 && l != 0 && l != INF {
+                    add(l, edge)
+                } else {
+                    l
+                };
                 pick.offer(i, l, h, ties);
-                comb.push(h, c.grouped);
+                if agg == Aggregation::Weak {
+                    comb.push_weak(h);
+                } else {
+                    comb.push(h, c.grouped);
+                }
             }
             let Pick {
                 lo, second, best, ..

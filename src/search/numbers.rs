@@ -66,6 +66,16 @@ impl Combined {
         }
     }
 
+    /// `push` for a node that aggregates with `Aggregation::Weak`, which reads only the count and the
+    /// largest child: the sums are left alone.
+    #[inline(always)]
+    pub fn push_weak(&mut self, v: PnDn) {
+        if v != 0 {
+            self.count += 1;
+            self.max = self.max.max(v);
+        }
+    }
+
     /// The node's combined number. With no unsolved child it is 0 (the node is solved that way).
     #[inline(always)]
     pub fn total(&self, agg: Aggregation) -> PnDn {
@@ -237,6 +247,26 @@ mod tests {
         assert_eq!(c.total(Aggregation::Sum), 40);
         // Weak: the maximum plus a unit for each of the two others.
         assert_eq!(c.total(Aggregation::Weak), 30 + 2 * UNIT);
+    }
+
+    #[test]
+    fn push_weak_gives_the_weak_numbers_of_push() {
+        let children = [(32, false), (0, true), (INF, true), (48, true), (16, false)];
+        let (mut full, mut weak) = (Combined::default(), Combined::default());
+        for &(v, grouped) in &children {
+            full.push(v, grouped);
+            weak.push_weak(v);
+        }
+        let agg = Aggregation::Weak;
+        assert_eq!(weak.total(agg), full.total(agg));
+        for &(v, grouped) in &children {
+            for th in [0, 40, 500, PN_MAX, INF] {
+                assert_eq!(
+                    weak.child_threshold(agg, th, v, grouped),
+                    full.child_threshold(agg, th, v, grouped)
+                );
+            }
+        }
     }
 
     #[test]
