@@ -20,7 +20,12 @@ pub enum Command {
     UsiNewGame,
     /// The whole `position …` line (the position reader accepts it as is).
     Position(String),
-    GoMate(MateLimit),
+    /// `go mate <limit>`. `ignored`: the line's other words (`go btime 0 mate 1000`, `go mate 1000
+    /// nodes 5`), empty when there are none: reported, not obeyed, since `go mate` takes no others.
+    GoMate {
+        limit: MateLimit,
+        ignored: String,
+    },
     Go(GoParams),
     Stop,
     Quit,
@@ -222,10 +227,25 @@ fn parse_setoption(words: &[&str]) -> Command {
 
 fn parse_go(words: &[&str]) -> Command {
     if let Some(i) = words.iter().position(|w| *w == "mate") {
+        // Everything but `mate` and its limit (a bare `go mate` has none).
+        let ignored = |limit_words: usize| {
+            let rest = words[..i].iter().chain(&words[i + 1 + limit_words..]);
+            rest.copied().collect::<Vec<_>>().join(" ")
+        };
         return match words.get(i + 1) {
-            None | Some(&"infinite") => Command::GoMate(MateLimit::Infinite),
+            None => Command::GoMate {
+                limit: MateLimit::Infinite,
+                ignored: ignored(0),
+            },
+            Some(&"infinite") => Command::GoMate {
+                limit: MateLimit::Infinite,
+                ignored: ignored(1),
+            },
             Some(ms) => match ms.parse::<u64>() {
-                Ok(ms) => Command::GoMate(MateLimit::Millis(ms)),
+                Ok(ms) => Command::GoMate {
+                    limit: MateLimit::Millis(ms),
+                    ignored: ignored(1),
+                },
                 Err(_) => Command::Refused {
                     error: format!(
                         "go mate: '{ms}' is neither a time in milliseconds nor 'infinite'"
@@ -320,14 +340,21 @@ mod tests {
         assert_eq!(parse("   \r"), Command::Empty);
         assert_eq!(parse("usi"), Command::Usi);
         assert_eq!(parse("isready\r"), Command::IsReady);
+        let mate = |limit, ignored: &str| Command::GoMate {
+            limit,
+            ignored: ignored.into(),
+        };
+        assert_eq!(parse("go mate infinite"), mate(MateLimit::Infinite, ""));
+        assert_eq!(parse("go mate"), mate(MateLimit::Infinite, ""));
+        assert_eq!(parse("go mate 3000"), mate(MateLimit::Millis(3000), ""));
+        // Other words are kept to be reported, and do not change the limit.
         assert_eq!(
-            parse("go mate infinite"),
-            Command::GoMate(MateLimit::Infinite)
+            parse("go mate 3000 nodes 5"),
+            mate(MateLimit::Millis(3000), "nodes 5")
         );
-        assert_eq!(parse("go mate"), Command::GoMate(MateLimit::Infinite));
         assert_eq!(
-            parse("go mate 3000"),
-            Command::GoMate(MateLimit::Millis(3000))
+            parse("go btime 0 mate infinite"),
+            mate(MateLimit::Infinite, "btime 0")
         );
         assert_eq!(
             parse("position startpos moves 7g7f"),

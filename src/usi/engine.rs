@@ -269,10 +269,18 @@ impl Engine {
             }
             Command::UsiNewGame => self.new_game(),
             Command::Position(text) => self.set_position(&text),
-            Command::GoMate(limit) => self.go(Queued::Search(Box::new(Go {
-                time: mate_time(limit),
-                ..self.request(Mode::Mate, Hold::No)
-            }))),
+            Command::GoMate { limit, ignored } => {
+                if !ignored.is_empty() {
+                    self.out.line(&format!(
+                        "info string warning: go mate takes only a time or 'infinite'; ignoring '{}'",
+                        output::shown(&ignored)
+                    ));
+                }
+                self.go(Queued::Search(Box::new(Go {
+                    time: mate_time(limit),
+                    ..self.request(Mode::Mate, Hold::No)
+                })))
+            }
             Command::Go(params) => self.go_game(&params),
             Command::Stop | Command::GameOver => self.stop(),
             Command::Quit => {

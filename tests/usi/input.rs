@@ -196,6 +196,34 @@ fn go_mate_with_a_bad_time_still_answers_once() {
     assert_mate(MATE1, &e.checkmate(ANSWER), 1);
 }
 
+/// `go mate` takes a time or `infinite` and nothing else: other words on the line are named in a
+/// warning and not obeyed (`nodes 5` would otherwise look like a node limit that was applied), and
+/// the search answers as for the bare `go mate`.
+#[test]
+fn go_mate_with_other_words_warns_and_solves() {
+    let mut e = Engine::ready();
+    e.send(&format!("position sfen {MATE3}"));
+    e.send("go mate 30000 nodes 5");
+    let lines = e.read_until("checkmate", ANSWER);
+    assert!(
+        lines.iter().any(|l| l
+            == "info string warning: go mate takes only a time or 'infinite'; ignoring 'nodes 5'"),
+        "{lines:?}"
+    );
+    assert_mate(MATE3, lines.last().unwrap(), 3);
+    e.send("go btime 0 mate infinite");
+    let lines = e.read_until("checkmate", ANSWER);
+    assert!(
+        lines.iter().any(|l| l.ends_with("ignoring 'btime 0'")),
+        "{lines:?}"
+    );
+    assert_mate(MATE3, lines.last().unwrap(), 3);
+    // Without other words, no warning.
+    e.send("go mate 30000");
+    let lines = e.read_until("checkmate", ANSWER);
+    assert!(!lines.iter().any(|l| l.contains("warning")), "{lines:?}");
+}
+
 #[test]
 fn absurd_and_unknown_options_keep_the_old_values() {
     let mut e = Engine::ready();
