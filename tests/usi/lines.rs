@@ -10,9 +10,6 @@ fn post_search_level_chooses_the_line() {
     let mut e = Engine::announcing(
         "option name PostSearchLevel type combo default MinLength var None var UpperBound var MinLength",
     );
-    e.send("setoption name USI_Hash value 32");
-    e.send("isready");
-    e.read_until("readyok", ANSWER);
     e.send(&format!("position sfen {YO_M3_17}"));
     e.send("go mate 60000");
     let lines = e.read_until("checkmate", ANSWER);
@@ -77,9 +74,6 @@ fn check_alternatives_reports_other_mates() {
     let two = "8k/9/8P/6N2/9/9/9/9/9 b G2r2b3g4s3n4l17p 1";
     let one = "9/8k/9/7RG/9/9/9/9/9 b r2b3g4s4n4l18p 1";
     let mut e = Engine::announcing("option name CheckAlternatives type check default false");
-    e.send("setoption name USI_Hash value 16");
-    e.send("isready");
-    e.read_until("readyok", ANSWER);
     e.send(&format!("position sfen {two}"));
     e.send("go mate 10000");
     let lines = e.read_until("checkmate", ANSWER);
@@ -122,10 +116,7 @@ fn futile_interposition_skip_prints_the_canonical_line() {
     let mut e = Engine::announcing(
         "option name FutileInterposition type combo default Count var Count var Skip",
     );
-    e.send("setoption name USI_Hash value 16");
     e.send("setoption name FutileInterposition value Skip");
-    e.send("isready");
-    e.read_until("readyok", ANSWER);
     e.send(&format!("position sfen {edge3}"));
     e.send("go mate 30000");
     let lines = e.read_until("checkmate", ANSWER);

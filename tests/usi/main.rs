@@ -83,10 +83,15 @@ impl Engine {
         let mut e = Engine::start();
         e.send("usi");
         e.read_until("usiok", QUICK);
-        e.send("setoption name USI_Hash value 32");
-        e.send("isready");
-        e.read_until("readyok", ANSWER);
+        e.make_ready();
         e
+    }
+
+    /// A 32 MiB table, `isready` answered.
+    fn make_ready(&mut self) {
+        self.send("setoption name USI_Hash value 32");
+        self.send("isready");
+        self.read_until("readyok", ANSWER);
     }
 
     fn send(&mut self, line: &str) {
@@ -102,12 +107,13 @@ impl Engine {
         stdin.flush().expect("flush");
     }
 
-    /// A started engine that has answered `usi` with `option` among its lines.
+    /// `ready`, having answered `usi` with `option` among its lines.
     fn announcing(option: &str) -> Engine {
         let mut e = Engine::start();
         e.send("usi");
         let hello = e.read_until("usiok", QUICK);
         assert!(hello.iter().any(|l| l == option), "{option}: {hello:?}");
+        e.make_ready();
         e
     }
 
