@@ -200,37 +200,14 @@ mod linux {
 
     /// What the memory cgroups of the process leave under their limits, in bytes (`u64::MAX` where
     /// none is found): cgroup v2 (`memory.max` − `memory.current`) and v1 (`memory.limit_in_bytes` −
-    /// `memory.usage_in_bytes`), at the process's own cgroup (from `/proc/self/cgroup`) and at the
-    /// mount's root (a container sees its own cgroup there). A limit of "max" does not parse: no cap.
+    /// `memory.usage_in_bytes`), the least over the directories `cgroup_dirs` lists. A limit of
+    /// "max" does not parse: no cap there.
     pub(super) fn cgroup_room() -> u64 {
         let read =
             |path: &str| -> Option<u64> { std::fs::read_to_string(path).ok()?.trim().parse().ok() };
-        let mut dirs = vec![
-            ("/sys/fs/cgroup".to_string(), "memory.max", "memory.current"),
-            (
-                "/sys/fs/cgroup/memory".to_string(),
-                "memory.limit_in_bytes",
-                "memory.usage_in_bytes",
-            ),
-        ];
-        if let Ok(own) = std::fs::read_to_string("/proc/self/cgroup") {
-            for line in own.lines() {
-                if let Some(path) = line.strip_prefix("0::") {
-                    dirs.push((
-                        format!("/sys/fs/cgroup{path}"),
-                        "memory.max",
-                        "memory.current",
-                    ));
-                } else if let Some((_, path)) = line.split_once(":memory:") {
-                    dirs.push((
-                        format!("/sys/fs/cgroup/memory{path}"),
-                        "memory.limit_in_bytes",
-                        "memory.usage_in_bytes",
-                    ));
-                }
-            }
-        }
-        dirs.iter()
+        let own = std::fs::read_to_string("/proc/self/cgroup").unwrap_or_default();
+        cgroup_dirs(&own)
+            .iter()
             .filter_map(|(dir, limit, usage)| {
                 Some(
                     read(&format!("{dir}/{limit}"))?
@@ -239,6 +216,45 @@ mod linux {
             })
             .min()
             .unwrap_or(u64::MAX)
+    }
+
+    /// The cgroup directories whose memory limits bind the process, from the text of
+    /// `/proc/self/cgroup`: its own cgroup and every ancestor up to the mount's root, for v2 (`0::`
+    /// lines, under `/sys/fs/cgroup`) and v1 (the `memory` controller's line, under
+    /// `/sys/fs/cgroup/memory`), each with its limit and usage file names. A limit set on any
+    /// ancestor caps all of its descendants (a service's slice above a session scope, say), so
+    /// reading only the own cgroup and the root would miss it. The roots are listed even without the
+    /// file: a container sees its own cgroup there.
+    pub(super) fn cgroup_dirs(own: &str) -> Vec<(String, &'static str, &'static str)> {
+        const V2: (&str, &str, &str) = ("/sys/fs/cgroup", "memory.max", "memory.current");
+        const V1: (&str, &str, &str) = (
+            "/sys/fs/cgroup/memory",
+            "memory.limit_in_bytes",
+            "memory.usage_in_bytes",
+        );
+        let mut dirs: Vec<(String, &'static str, &'static str)> = [V2, V1]
+            .iter()
+            .map(|&(root, limit, usage)| (root.to_string(), limit, usage))
+            .collect();
+        for line in own.lines() {
+            let (path, (root, limit, usage)) = if let Some(path) = line.strip_prefix("0::") {
+                (path, V2)
+            } else if let Some((_, path)) = line.split_once(":memory:") {
+                (path, V1)
+            } else {
+                continue;
+            };
+            // "/a/b/c" gives "/a/b/c", "/a/b" and "/a"; the root itself is already listed.
+            let mut dir = path.trim_end_matches('/');
+            while !dir.is_empty() {
+                let entry = (format!("{root}{dir}"), limit, usage);
+                if !dirs.contains(&entry) {
+                    dirs.push(entry);
+                }
+                dir = &dir[..dir.rfind('/').unwrap_or(0)];
+            }
+        }
+        dirs
     }
 
     impl Drop for Mapping {
@@ -269,6 +285,40 @@ mod tests {
             )
         };
         assert!(bytes.iter().all(|&b| b == 0));
+    }
+
+    /// A limit on any ancestor of the process's cgroup binds it (a slice above the session's scope):
+    /// every level is read, for v2 and for v1's memory controller, each once; other v1 controllers
+    /// and malformed lines add nothing.
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn cgroup_dirs_walk_up_to_the_root() {
+        let own = "12:cpu,cpuacct:/x/y\n4:memory:/user.slice/user-0.slice/session-1.scope\n\
+                   0::/user.slice/user-0.slice/\nnonsense\n";
+        let dirs: Vec<(String, &str)> = linux::cgroup_dirs(own)
+            .into_iter()
+            .map(|(dir, limit, _)| (dir, limit))
+            .collect();
+        let want = [
+            ("/sys/fs/cgroup", "memory.max"),
+            ("/sys/fs/cgroup/memory", "memory.limit_in_bytes"),
+            (
+                "/sys/fs/cgroup/memory/user.slice/user-0.slice/session-1.scope",
+                "memory.limit_in_bytes",
+            ),
+            (
+                "/sys/fs/cgroup/memory/user.slice/user-0.slice",
+                "memory.limit_in_bytes",
+            ),
+            ("/sys/fs/cgroup/memory/user.slice", "memory.limit_in_bytes"),
+            ("/sys/fs/cgroup/user.slice/user-0.slice", "memory.max"),
+            ("/sys/fs/cgroup/user.slice", "memory.max"),
+        ];
+        let want: Vec<(String, &str)> = want.iter().map(|&(d, l)| (d.to_string(), l)).collect();
+        assert_eq!(dirs, want);
+        // A process in the root cgroup ("0::/") reads the roots only.
+        assert_eq!(linux::cgroup_dirs("0::/\n").len(), 2);
+        assert_eq!(linux::cgroup_dirs("").len(), 2);
     }
 
     /// Fresh clusters read as empty, take writes anywhere, and are aligned for huge pages on Linux.
