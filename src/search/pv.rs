@@ -202,7 +202,7 @@ fn refine(s: &mut Dfpn, level: PvLevel, step: Option<u64>, first: Vec<Move>) -> 
 /// Which d: a yes is cheap next to a no (a bounded search stops at its first mate, a refutation must
 /// look at every line), and a bounded search tends to find a mate near its bound, so asking only
 /// `bound` − 2 shortens the line by two plies a question: from a first proof of 69 plies of a random
-/// mate in 13 the phase's budget ran out at 21 (`tests/cli.rs`,
+/// mate in 13 the phase's budget ran out at 21 (`tests/cli/solve.rs`,
 /// `the_line_phase_jumps_to_a_much_shorter_mate`). So the jump below `bound` doubles after each yes
 /// (2, 4, 8, … plies), and a no refutes every length up to d at once: the shortest possible length
 /// `least` rises past it, and the next question halves what lies between. A jump gets a quarter of a step;
