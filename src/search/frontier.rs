@@ -204,7 +204,7 @@ mod tests {
         best
     }
 
-    /// The answers on a few positions; `tests/mate1.rs` compares thousands with generate-and-test.
+    /// The answers on a few positions; `tests/mate1/` compares thousands with generate-and-test.
     #[test]
     fn agrees_with_generate_and_test() {
         let positions = [

@@ -2,7 +2,7 @@
 //! own tests on positions whose answers are known without it.
 //!
 //! It shares nothing with the solver but `Position`, its legal-move generator (checked against the
-//! `shunsai` crate in `tests/movegen.rs`) and `problem_position` (who holds the pieces off the board):
+//! `shunsai` crate in `tests/movegen/`) and `problem_position` (who holds the pieces off the board):
 //! attacker moves are the legal moves after which the defender is in check (not `generate_checks`),
 //! defender moves are all legal moves (not `generate_evasions`), a position where the defender has no
 //! legal move is mate, and a pawn drop that leaves the defender no legal move is no move at all (checked
