@@ -11,7 +11,7 @@
 use crate::brute::{BruteForce, Truth};
 use crate::common::Rng;
 use crate::generate::{Convention, random_problem};
-use crate::{limits, on_big_stack, position, solve, solver_with, usi};
+use crate::{limits, long_seed, on_big_stack, position, solve, solver_with, usi};
 use kanju::position::{Move, Position};
 use kanju::search::futile::Futile;
 use kanju::search::{
@@ -24,8 +24,9 @@ const BUDGET: u64 = 2_000_000;
 
 /// A random tsume problem that `oracle` calls a mate, solved from scratch: its SFEN, position, the
 /// oracle's length, the solver's result and its mate line, checked legal and in check at its end (a
-/// mate, or no defence that counts). `None` when the oracle finds no mate, or when the solve went
-/// wrong: the message (naming `game`) is then in `failures`.
+/// mate, or no defence that counts). `None` when the oracle finds no mate, when the solver ran out of
+/// nodes (counted in `timeouts`: no answer is no wrong answer, but the sweeps bound their share), or
+/// when the solve went wrong: the message (naming `game`) is then in `failures`.
 fn draw_mate(
     rng: &mut Rng,
     oracle: impl Fn(&Position) -> Truth,
@@ -33,6 +34,7 @@ fn draw_mate(
     limits: &SearchLimits,
     game: &str,
     failures: &mut Vec<String>,
+    timeouts: &mut u32,
 ) -> Option<(String, Position, u32, SolveResult, Vec<Move>)> {
     let text = random_problem(rng, Convention::Tsume);
     let root = position(&text);
@@ -41,6 +43,12 @@ fn draw_mate(
     };
     solver.clear();
     let r = solve(solver, &root, limits);
+    if r.outcome == MateOutcome::Timeout {
+        // Seed 3202 drew `9/9/7+r1/8l/6K2/9/5g3/7+N1/9 w rbl 1` (canonical 7, strict 9): proven,
+        // exact, in about 300 000 nodes, past the 100 000 of the long sweep.
+        *timeouts += 1;
+        return None;
+    }
     let MateOutcome::Mate(line) = r.outcome.clone() else {
         failures.push(format!(
             "{text}: {game} mate in {n}, solver {:?}",
@@ -81,7 +89,7 @@ fn canonical_sweep(seed: u64, count: u32, nodes: u64, rule: Rule) {
     let mut cheap = solver_with(4, config);
     cheap.set_futile(Futile::Skip);
     let limits = limits(nodes);
-    let (mut compared, mut shorter_than_strict, mut unfinished) = (0, 0, 0);
+    let (mut compared, mut shorter_than_strict, mut unfinished, mut timeouts) = (0, 0, 0, 0);
     let mut failures = vec![];
     for _ in 0..count {
         let oracle = |root: &Position| match rule {
@@ -97,6 +105,7 @@ fn canonical_sweep(seed: u64, count: u32, nodes: u64, rule: Rule) {
             &limits,
             "canonical",
             &mut failures,
+            &mut timeouts,
         ) else {
             continue;
         };
@@ -134,9 +143,14 @@ fn canonical_sweep(seed: u64, count: u32, nodes: u64, rule: Rule) {
     }
     eprintln!(
         "canonical ({rule:?}) seed {seed}: {compared} mates compared, {shorter_than_strict} shorter than their \
-         strict length, {unfinished} not finished"
+         strict length, {unfinished} not finished, {timeouts} out of nodes"
     );
     assert!(failures.is_empty(), "{}", failures.join("\n"));
+    assert!(
+        timeouts * 100 <= compared + timeouts,
+        "{timeouts} of {} mates out of nodes",
+        compared + timeouts
+    );
     // Worth comparing: mates, and some where the rule matters.
     assert!(compared >= 50, "only {compared} mates");
     assert!(
@@ -144,8 +158,8 @@ fn canonical_sweep(seed: u64, count: u32, nodes: u64, rule: Rule) {
         "only {shorter_than_strict} where the rule matters"
     );
     assert!(
-        unfinished * 20 <= compared,
-        "{unfinished} of {compared} unfinished"
+        (unfinished + timeouts) * 20 <= compared,
+        "{unfinished} of {compared} unfinished, {timeouts} more out of nodes"
     );
 }
 
@@ -163,7 +177,7 @@ fn composer_sweep(seed: u64, count: u32, nodes: u64) {
     let mut solver = solver_with(4, "sparetest=20000,ranktest=0");
     solver.set_futile(Futile::Skip);
     let limits = limits(nodes);
-    let (mut compared, mut ranked, mut unfinished) = (0, 0, 0);
+    let (mut compared, mut ranked, mut unfinished, mut timeouts) = (0, 0, 0, 0);
     let mut failures = vec![];
     for _ in 0..count {
         let oracle = |root: &Position| BruteForce::solve_composer(root, DEPTH, SPARE_PLIES, BUDGET);
@@ -174,6 +188,7 @@ fn composer_sweep(seed: u64, count: u32, nodes: u64) {
             &limits,
             "composer",
             &mut failures,
+            &mut timeouts,
         ) else {
             continue;
         };
@@ -203,14 +218,14 @@ fn composer_sweep(seed: u64, count: u32, nodes: u64) {
     }
     eprintln!(
         "composer seed {seed}: {compared} mates compared, {ranked} changed by the ranking, \
-         {unfinished} not finished"
+         {unfinished} not finished, {timeouts} out of nodes"
     );
     assert!(failures.is_empty(), "{}", failures.join("\n"));
     assert!(compared >= 50, "only {compared} mates");
     assert!(ranked >= 5, "only {ranked} where the ranking matters");
     assert!(
-        unfinished * 20 <= compared,
-        "{unfinished} of {compared} unfinished"
+        (unfinished + timeouts) * 20 <= compared,
+        "{unfinished} of {compared} unfinished, {timeouts} more out of nodes"
     );
 }
 
@@ -238,6 +253,6 @@ fn composers_canonical_lengths_agree_with_brute_force() {
 #[test]
 #[ignore = "long: 5000 positions"]
 fn canonical_lengths_agree_with_brute_force_5000() {
-    on_big_stack(|| canonical_sweep(22, 5_000, 100_000, Rule::Narrow));
-    on_big_stack(|| canonical_sweep(25, 5_000, 100_000, Rule::Composers));
+    on_big_stack(|| canonical_sweep(long_seed(22), 5_000, 100_000, Rule::Narrow));
+    on_big_stack(|| canonical_sweep(long_seed(25), 5_000, 100_000, Rule::Composers));
 }

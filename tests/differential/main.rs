@@ -228,6 +228,21 @@ fn on_big_stack(f: impl FnOnce() + Send + 'static) {
     }
 }
 
+/// The seed of a long campaign (an ignored test of this file): `default`, or the value of
+/// `KANJU_SWEEP_SEED` when it is set — positions no earlier run has seen, for the sweeps against
+/// the brute force (`KANJU_SWEEP_SEED=1001 cargo test --release --test differential -- --ignored
+/// minimax_lengths_tsume_10000`), the canonical lengths and the table-reuse pairs alike. A seed that
+/// does not parse fails the run.
+fn long_seed(default: u64) -> u64 {
+    match std::env::var("KANJU_SWEEP_SEED") {
+        Ok(s) => s
+            .trim()
+            .parse()
+            .unwrap_or_else(|_| panic!("KANJU_SWEEP_SEED={s:?}: not a number")),
+        Err(_) => default,
+    }
+}
+
 /// `part / whole` in per cent, for shares in messages and asserts.
 fn percent(part: u32, whole: u32) -> f64 {
     100.0 * f64::from(part) / f64::from(whole.max(1))

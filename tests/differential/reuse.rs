@@ -31,8 +31,8 @@ use crate::brute::{BRUTE_BUDGET, BruteForce, Truth};
 use crate::common::Rng;
 use crate::generate::{Pair, PairKind, salted_pair, split_pair, swap_colours};
 use crate::{
-    Answer, CONFIGS, Fault, Lengths, failure, fault, judge, limits, on_big_stack, percent,
-    position, solve, solver_with,
+    Answer, CONFIGS, Fault, Lengths, failure, fault, judge, limits, long_seed, on_big_stack,
+    percent, position, solve, solver_with,
 };
 use kanju::search::{MateOutcome, PvLevel, SearchLimits, Solver};
 use std::collections::BTreeMap;
@@ -429,7 +429,7 @@ fn table_reuse_salted_pairs() {
 #[test]
 #[ignore = "long: 2000 pairs"]
 fn table_reuse_salted_pairs_2000() {
-    on_big_stack(|| salted_sweep(4, 2000));
+    on_big_stack(|| salted_sweep(long_seed(4), 2000));
 }
 
 /// 150 split pairs in both orders (600 solves).
@@ -444,5 +444,5 @@ fn table_reuse_hand_splits() {
 #[test]
 #[ignore = "long: 10 000 pairs"]
 fn table_reuse_hand_splits_10000() {
-    on_big_stack(|| split_sweep(8, 10_000, PvLevel::None));
+    on_big_stack(|| split_sweep(long_seed(8), 10_000, PvLevel::None));
 }

@@ -26,8 +26,8 @@ use crate::brute::{BRUTE_BUDGET, BruteForce, Truth};
 use crate::common::{PERPETUAL_IN_NET, Rng};
 use crate::generate::{Convention, random_problem};
 use crate::{
-    Fault, Lengths, failure, fault, judge, limits, on_big_stack, percent, position, solve,
-    solver_with,
+    Fault, Lengths, failure, fault, judge, limits, long_seed, on_big_stack, percent, position,
+    solve, solver_with,
 };
 use kanju::position::Position;
 use kanju::search::{MateOutcome, Solver, verify_mate_line};
@@ -293,19 +293,6 @@ fn random_tsume_agree_with_brute_force() {
 #[test]
 fn random_game_agree_with_brute_force() {
     on_big_stack(|| sweep(Convention::Game, 5, 300, 50_000, Lengths::Any));
-}
-
-/// The seed of a long sweep: `default`, or the value of `KANJU_SWEEP_SEED` when it is set (a fresh
-/// campaign of positions no earlier run has seen: `KANJU_SWEEP_SEED=1001 cargo test --release --test
-/// differential -- --ignored minimax_lengths_tsume_10000`). A seed that does not parse fails the run.
-fn long_seed(default: u64) -> u64 {
-    match std::env::var("KANJU_SWEEP_SEED") {
-        Ok(s) => s
-            .trim()
-            .parse()
-            .unwrap_or_else(|_| panic!("KANJU_SWEEP_SEED={s:?}: not a number")),
-        Err(_) => default,
-    }
 }
 
 /// A long sweep: 10 000 kept positions, 100 000 solver nodes each, seed `long_seed(seed)`.
