@@ -45,6 +45,11 @@ pub struct SearchConfig {
     /// Sequential chains of defender drop interpositions: tried one after the other (nearest square,
     /// cheapest piece first).
     pub chains: bool,
+    /// The ladder cost of a drop chain (`chains.rs`, `link_drops`), in units of `UNIT`/16: the head
+    /// of a chain counts this much more on its pn for each further square its waiting members drop
+    /// on (drops of other pieces on the head's own square count nothing). In the main search only
+    /// (`Dfpn::in_ordinary_unbounded_search`); 0 turns it off.
+    pub ladder_cost: u32,
     /// A defender's non-promotion is tried only after the promotion of the same move is proven.
     pub promo_chains: bool,
     /// Sequential chains of alike board-move defences (`chains.rs`, `link_moves`): interpositions on
@@ -143,6 +148,16 @@ impl Default for SearchConfig {
             edge_cost: 0,
             edge_plies: 0,
             chains: true,
+            // Measured (`--pv none`, nodes, ½ unit vs none; 10 s, 256 MiB): Zukou's 101 mates
+            // 40.1 M vs 40.9 M (geometric mean of the per-problem ratios 0.91), Shogi Musou's 97
+            // (a classic set not in the repository) 67.3 M vs 72.1 M (0.98); the short sets 0.18 M
+            // vs 0.22 M (tanuki, edge cases, YaneuraOu 7: −8 %, −26 %, −25 %); Kotobuki 0.97 M vs
+            // 1.01 M; Zukou #8 107 M vs 143 M; a strict mate in 9 whose first proof dived into a
+            // far rook drop's ladder of interpositions 46 k vs 274 k. Against it: Microcosmos (2 GiB)
+            // 68.3 M vs 63.4 M, shtsume's test problem 7 (1 GiB) 77.8 M vs 59.4 M. ¼ unit: Zukou
+            // 0.90, Musou 0.99, but Microcosmos 80.2 M and Zukou #8 unchanged; 1 unit: Zukou 0.97,
+            // Musou 1.09.
+            ladder_cost: 8,
             promo_chains: true,
             // Measured side by side (one search per core, 30 s, 256 MiB, `--pv none`): Zukou's 101
             // solved 19.3 s vs 19.6 s, 142.8 M vs 144.3 M nodes, Kotobuki 0.82 M vs 1.00 M nodes,
@@ -225,6 +240,7 @@ impl SearchConfig {
             edge_cost: 0,
             edge_plies: 0,
             chains: false,
+            ladder_cost: 0,
             promo_chains: false,
             move_chains: false,
             defer_drops: false,
@@ -283,6 +299,11 @@ impl SearchConfig {
         self.blowup_mark.saturating_mul(UNIT)
     }
 
+    /// The ladder cost of one further square of a drop chain, in pn/dn units.
+    pub fn ladder(&self) -> PnDn {
+        self.ladder_cost.saturating_mul(UNIT) / 16
+    }
+
     /// The pump cost in pn/dn units.
     pub fn pump(&self) -> u32 {
         self.pump_cost.saturating_mul(UNIT) / 16
@@ -325,6 +346,7 @@ impl SearchConfig {
                 "edge" => self.edge_cost = number()?,
                 "edgeplies" => self.edge_plies = number()?,
                 "chains" => self.chains = flag()?,
+                "ladder" => self.ladder_cost = number()?,
                 "promochains" => self.promo_chains = flag()?,
                 "movechains" => self.move_chains = flag()?,
                 "deferdrops" => self.defer_drops = flag()?,
@@ -372,7 +394,7 @@ impl fmt::Display for SearchConfig {
         let on = |b: bool| if b { "on" } else { "off" };
         write!(
             f,
-            "agg={},eps={},edge={},edgeplies={},chains={},promochains={},movechains={},deferdrops={},deferkeep={},blowup={},mate1={},mate3={},pvmate3={},pvjumps={},init={},distance={},inferior={},pump={},pumpchecks={},ties={},maxply={},phasebudget={},sparetest={},futiletest={},ranktest={},deepen={}",
+            "agg={},eps={},edge={},edgeplies={},chains={},ladder={},promochains={},movechains={},deferdrops={},deferkeep={},blowup={},mate1={},mate3={},pvmate3={},pvjumps={},init={},distance={},inferior={},pump={},pumpchecks={},ties={},maxply={},phasebudget={},sparetest={},futiletest={},ranktest={},deepen={}",
             match self.aggregation {
                 Aggregation::Sum => "sum",
                 Aggregation::Weak => "weak",
@@ -381,6 +403,7 @@ impl fmt::Display for SearchConfig {
             self.edge_cost,
             self.edge_plies,
             on(self.chains),
+            self.ladder_cost,
             on(self.promo_chains),
             on(self.move_chains),
             on(self.defer_drops),

@@ -498,6 +498,12 @@ impl<'a> Dfpn<'a> {
             0
         };
         let pump = self.config.pump();
+        // The ladder cost of drop chains (`chains.rs`, `link_drops`), where the edge cost counts too.
+        let ladder = if !or_node && self.in_ordinary_unbounded_search() {
+            self.config.ladder()
+        } else {
+            0
+        };
         let ties = self.config.ties.at(or_node);
         let (defer_drops, blowup) = self.merges(or_node, budget);
 
@@ -519,7 +525,7 @@ impl<'a> Dfpn<'a> {
                 let (l, h) = if or_node {
                     (pumped(c.pn, c.pump, pump), c.dn)
                 } else {
-                    (c.dn, pumped(c.pn, c.pump, pump))
+                    (c.dn, add_cost(c.pn, and_cost(c, pump, ladder)))
                 };
                 let l = if edge != 0 && l != 0 && l != INF {
                     add(l, edge)
@@ -575,8 +581,12 @@ impl<'a> Dfpn<'a> {
             let (cl, ch) = if or_node { (c.pn, c.dn) } else { (c.dn, c.pn) };
             debug_assert!(cl != 0 && ch != 0 && cl != INF);
             let child_lo = best_threshold(th_lo, second, self.config.eps_den).saturating_sub(edge);
-            // The child's own pn threshold: the pump cost its parent counts on it comes off.
-            let cost = if c.pump { pump } else { 0 };
+            // The child's own pn threshold: the costs its parent counts on its pn come off.
+            let cost = if or_node {
+                if c.pump { pump } else { 0 }
+            } else {
+                and_cost(&c, pump, ladder)
+            };
             let (child_lo, child_hi) = if or_node {
                 (
                     child_lo.saturating_sub(cost),
@@ -754,7 +764,21 @@ impl<'a> Dfpn<'a> {
 /// A child's pn as its parent counts it: with the pump cost inside a pump (`loops.rs`).
 #[inline(always)]
 fn pumped(pn: PnDn, pump: bool, cost: PnDn) -> PnDn {
-    if pump && pn != 0 && pn != INF {
+    add_cost(pn, if pump { cost } else { 0 })
+}
+
+/// What an AND node counts on a child's pn besides the pn itself: the pump cost inside a pump
+/// (`loops.rs`) and the ladder cost of the squares behind a drop chain's head (`chains.rs`).
+#[inline(always)]
+fn and_cost(c: &Child, pump: PnDn, ladder: PnDn) -> PnDn {
+    let pump = if c.pump { pump } else { 0 };
+    pump.saturating_add(ladder.saturating_mul(PnDn::from(c.squares_behind)))
+}
+
+/// `pn` with `cost` added, unless it is solved.
+#[inline(always)]
+fn add_cost(pn: PnDn, cost: PnDn) -> PnDn {
+    if cost != 0 && pn != 0 && pn != INF {
         add(pn, cost)
     } else {
         pn

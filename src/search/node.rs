@@ -47,6 +47,9 @@ pub(super) struct Child {
     /// A superior repetition of an ancestor, inside a pump (`loops.rs`): its parent counts the pump
     /// cost on its pn.
     pub pump: bool,
+    /// In a drop chain (`link_drops`): how many further squares the members behind this one drop
+    /// on, this one's own square not counted (`SearchConfig::ladder_cost`).
+    pub squares_behind: u8,
 }
 
 impl Child {
@@ -116,6 +119,7 @@ impl Dfpn<'_> {
                 futile: false,
                 spared: false,
                 pump: false,
+                squares_behind: 0,
             });
         }
         let end = self.children.len();

@@ -342,13 +342,16 @@ fn minimax_lengths_game_10000() {
 
 /// Each technique the ablation turns off or on (`kanju bench --config`), one at a time, and plain
 /// df-pn: a shortcut that is sound only beside another one shows up here. Exact lengths throughout.
-const ABLATIONS: [&str; 28] = [
+const ABLATIONS: [&str; 30] = [
     "plain",
     "agg=sum",
     "eps=0",
     "edge=4",
     "edge=4,edgeplies=16",
     "chains=off",
+    // No ladder cost, and one far above the default's: numbers only, the answers must not change.
+    "ladder=0",
+    "ladder=255",
     "promochains=off",
     "movechains=on",
     "deferdrops=off",
