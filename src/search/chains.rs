@@ -143,8 +143,10 @@ impl Dfpn<'_> {
     /// near one: a strict mate in 9 spent 274 k nodes climbing a rook's ladder of drops on five
     /// squares before its 4-unit near check was tried. So the head counts a fraction of a unit for
     /// each further square (a whole unit, as if the squares were separate children, measures worse:
-    /// `SearchConfig::ladder_cost`). A number only: the chain is still proven exactly when every
-    /// member is, so no answer changes.
+    /// `SearchConfig::ladder_cost`), and only near the root (`SearchConfig::ladder_plies`: the cost
+    /// adds up along a line of distant checks, and deep in a long one it would only tax the line's
+    /// length). A number only: the chain is still proven exactly when every member is, so no answer
+    /// changes.
     pub(super) fn link_drops(&mut self, base: usize, end: usize) {
         let Some(ksq) = self.pos.king_square(self.attacker.flip()) else {
             return;
@@ -344,7 +346,7 @@ mod tests {
                 let want = u8::from(c.mv.to().to_string() == "3b");
                 assert_eq!(c.squares_behind, want, "{:?}", c.mv);
             }
-            let ladder = s.config.ladder();
+            let ladder = s.config.ladder_at(1);
             assert_eq!(ladder, crate::search::numbers::UNIT / 2);
         });
     }

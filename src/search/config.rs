@@ -48,8 +48,14 @@ pub struct SearchConfig {
     /// The ladder cost of a drop chain (`chains.rs`, `link_drops`), in units of `UNIT`/16: the head
     /// of a chain counts this much more on its pn for each further square its waiting members drop
     /// on (drops of other pieces on the head's own square count nothing). In the main search only
-    /// (`Dfpn::in_ordinary_unbounded_search`); 0 turns it off.
+    /// (`Dfpn::in_ordinary_unbounded_search`), at nodes fewer than `ladder_plies` plies from the
+    /// root; 0 turns it off.
     pub ladder_cost: u32,
+    /// The ladder cost counts at AND nodes fewer than this many plies from the root; 0: at every
+    /// node. Like the edge cost, it adds up along a line (at each AND node whose critical defence
+    /// is a drop chain's head): near the root it steers the choice between checks, deep in a long
+    /// forced line of distant checks it only taxes the line's length.
+    pub ladder_plies: u32,
     /// A defender's non-promotion is tried only after the promotion of the same move is proven.
     pub promo_chains: bool,
     /// Sequential chains of alike board-move defences (`chains.rs`, `link_moves`): interpositions on
@@ -148,16 +154,18 @@ impl Default for SearchConfig {
             edge_cost: 0,
             edge_plies: 0,
             chains: true,
-            // Measured (`--pv none`, nodes, ½ unit vs none; 10 s, 256 MiB): Zukou's 101 mates
-            // 40.1 M vs 40.9 M (geometric mean of the per-problem ratios 0.91), Shogi Musou's 97
-            // (a classic set not in the repository) 67.3 M vs 72.1 M (0.98); the short sets 0.18 M
-            // vs 0.22 M (tanuki, edge cases, YaneuraOu 7: −8 %, −26 %, −25 %); Kotobuki 0.97 M vs
-            // 1.01 M; Zukou #8 107 M vs 143 M; a strict mate in 9 whose first proof dived into a
-            // far rook drop's ladder of interpositions 46 k vs 274 k. Against it: Microcosmos (2 GiB)
-            // 68.3 M vs 63.4 M, shtsume's test problem 7 (1 GiB) 77.8 M vs 59.4 M. ¼ unit: Zukou
-            // 0.90, Musou 0.99, but Microcosmos 80.2 M and Zukou #8 unchanged; 1 unit: Zukou 0.97,
-            // Musou 1.09.
+            // Measured (`--pv none`, nodes, ½ unit within 64 plies vs none; 10 s, 256 MiB): Zukou's
+            // 101 mates 39.0 M vs 40.9 M (geometric mean of the per-problem ratios 0.90), Shogi
+            // Musou's 97 (a classic set not in the repository) 65.0 M vs 72.1 M (0.97); the short
+            // sets 0.33 M vs 0.40 M; Kotobuki 1.01 M, the same; Zukou #8 107 M vs 143 M; a strict
+            // mate in 9 whose first proof dived into a far rook drop's ladder of interpositions 46 k
+            // vs 274 k; long problems not in the repository (1–2 GiB): 乱 275 M vs 303 M, shtsume's
+            // test problem 7 16.8 M vs 59.4 M. Against it: Microcosmos (2 GiB) 77.2 M vs 63.4 M.
+            // At every ply (`ladderplies=0`) the long problems pay: 乱 444 M, problem 7 77.8 M,
+            // Microcosmos 68.3 M; within 32 plies, Musou 75.4 M. ¼ unit at every ply: Zukou 0.90,
+            // Microcosmos 80.2 M, Zukou #8 unchanged; 1 unit: Zukou 0.97, Musou 1.09.
             ladder_cost: 8,
+            ladder_plies: 64,
             promo_chains: true,
             // Measured side by side (one search per core, 30 s, 256 MiB, `--pv none`): Zukou's 101
             // solved 19.3 s vs 19.6 s, 142.8 M vs 144.3 M nodes, Kotobuki 0.82 M vs 1.00 M nodes,
@@ -241,6 +249,7 @@ impl SearchConfig {
             edge_plies: 0,
             chains: false,
             ladder_cost: 0,
+            ladder_plies: 0,
             promo_chains: false,
             move_chains: false,
             defer_drops: false,
@@ -299,9 +308,14 @@ impl SearchConfig {
         self.blowup_mark.saturating_mul(UNIT)
     }
 
-    /// The ladder cost of one further square of a drop chain, in pn/dn units.
-    pub fn ladder(&self) -> PnDn {
-        self.ladder_cost.saturating_mul(UNIT) / 16
+    /// The ladder cost of one further square of a drop chain, in pn/dn units, at an AND node `ply`
+    /// plies from the root of the main search (`ladder_plies`).
+    pub fn ladder_at(&self, ply: u32) -> PnDn {
+        if self.ladder_plies == 0 || ply < self.ladder_plies {
+            self.ladder_cost.saturating_mul(UNIT) / 16
+        } else {
+            0
+        }
     }
 
     /// The pump cost in pn/dn units.
@@ -347,6 +361,7 @@ impl SearchConfig {
                 "edgeplies" => self.edge_plies = number()?,
                 "chains" => self.chains = flag()?,
                 "ladder" => self.ladder_cost = number()?,
+                "ladderplies" => self.ladder_plies = number()?,
                 "promochains" => self.promo_chains = flag()?,
                 "movechains" => self.move_chains = flag()?,
                 "deferdrops" => self.defer_drops = flag()?,
@@ -394,7 +409,7 @@ impl fmt::Display for SearchConfig {
         let on = |b: bool| if b { "on" } else { "off" };
         write!(
             f,
-            "agg={},eps={},edge={},edgeplies={},chains={},ladder={},promochains={},movechains={},deferdrops={},deferkeep={},blowup={},mate1={},mate3={},pvmate3={},pvjumps={},init={},distance={},inferior={},pump={},pumpchecks={},ties={},maxply={},phasebudget={},sparetest={},futiletest={},ranktest={},deepen={}",
+            "agg={},eps={},edge={},edgeplies={},chains={},ladder={},ladderplies={},promochains={},movechains={},deferdrops={},deferkeep={},blowup={},mate1={},mate3={},pvmate3={},pvjumps={},init={},distance={},inferior={},pump={},pumpchecks={},ties={},maxply={},phasebudget={},sparetest={},futiletest={},ranktest={},deepen={}",
             match self.aggregation {
                 Aggregation::Sum => "sum",
                 Aggregation::Weak => "weak",
@@ -404,6 +419,7 @@ impl fmt::Display for SearchConfig {
             self.edge_plies,
             on(self.chains),
             self.ladder_cost,
+            self.ladder_plies,
             on(self.promo_chains),
             on(self.move_chains),
             on(self.defer_drops),
@@ -458,6 +474,10 @@ mod tests {
         assert_eq!((c.edge_at(0), c.edge_at(10_000)), (UNIT / 4, UNIT / 4));
         c.apply("edgeplies=8").unwrap();
         assert_eq!((c.edge_at(7), c.edge_at(8)), (UNIT / 4, 0));
+        c.apply("ladder=8,ladderplies=4").unwrap();
+        assert_eq!((c.ladder_at(3), c.ladder_at(4)), (UNIT / 2, 0));
+        c.apply("ladderplies=0").unwrap();
+        assert_eq!(c.ladder_at(10_000), UNIT / 2);
         c.apply("ties=or").unwrap();
         assert_eq!(c.ties, Ties::Or);
         assert!(c.apply("ties=sometimes").is_err());

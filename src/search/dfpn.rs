@@ -500,7 +500,7 @@ impl<'a> Dfpn<'a> {
         let pump = self.config.pump();
         // The ladder cost of drop chains (`chains.rs`, `link_drops`), where the edge cost counts too.
         let ladder = if !or_node && self.in_ordinary_unbounded_search() {
-            self.config.ladder()
+            self.config.ladder_at(ply)
         } else {
             0
         };

@@ -349,9 +349,10 @@ const ABLATIONS: [&str; 30] = [
     "edge=4",
     "edge=4,edgeplies=16",
     "chains=off",
-    // No ladder cost, and one far above the default's: numbers only, the answers must not change.
+    // No ladder cost, and one far above the default's at every ply: numbers only, the answers
+    // must not change.
     "ladder=0",
-    "ladder=255",
+    "ladder=255,ladderplies=0",
     "promochains=off",
     "movechains=on",
     "deferdrops=off",
