@@ -162,3 +162,43 @@ fn bench_filter_limit_and_broken_rows() {
     assert_eq!(count(summary, "solved"), 2, "{lines:?}");
     assert_eq!(count(summary, "wrong"), 1, "{lines:?}");
 }
+
+/// The line phase's questions jump below the bound (`pv::tighten`): within the same budget they
+/// reach a shorter line than asking "mate within bound − 2?" step by step (`--config
+/// pvjumps=off`). The mate in 13 of `solve::the_line_phase_jumps_to_a_much_shorter_mate`, whose
+/// first proof is 49 plies: in the default budget of a limited search the jumps print 17 plies, the
+/// steps 23 (before the ladder cost the first proof was larger, and so the budget: 13 and 21).
+#[test]
+fn bench_line_phase_jumps_further_than_steps() {
+    let tsv = TempTsv::new("jumps", &[format!("t-m13\t{MATE_13}\tmate:13\t\t")]);
+    let line_length = |config: &str| -> u64 {
+        let out = kanju(
+            &[
+                "bench",
+                "-v",
+                "--hash-mb",
+                "64",
+                "--time-ms",
+                "60000",
+                "--pv",
+                "min-length",
+                "--config",
+                config,
+                tsv.path(),
+            ],
+            "",
+        );
+        let text = String::from_utf8_lossy(&out.stdout);
+        let row = text
+            .lines()
+            .find(|l| l.contains("t-m13"))
+            .unwrap_or_else(|| panic!("no row: {text}"));
+        assert!(row.contains("  ok"), "{config}: {row}");
+        count(&row.replace("got mate", " mate"), "mate")
+    };
+    let (jumps, steps) = (line_length("default"), line_length("pvjumps=off"));
+    assert!(
+        (13..steps).contains(&jumps),
+        "jumps {jumps} plies, steps {steps}"
+    );
+}

@@ -78,6 +78,9 @@ fn assert_mate_line(sfen: &str, line: &str, min_len: usize) {
 
 /// Mate in 1 for White (the attacker has no king; Black holds the rest): the gold drop 5h.
 const WHITE_MATE1: &str = "9/9/9/9/9/9/4p4/9/4K4 w g 1";
+/// A mate in 13 whose first proof is 49 plies long (a random problem a helper built): the line phase
+/// must shorten it a long way (`solve::the_line_phase_jumps_to_a_much_shorter_mate`).
+const MATE_13: &str = "2R6/5B3/5k3/4+p4/8S/7G1/9/9/9 b RN2Lb3g3s3n2l17p 1";
 
 #[test]
 fn usi_mode_is_the_default() {
