@@ -34,18 +34,20 @@ fn post_search_level_chooses_the_line() {
 }
 
 /// A line the PV phase could not prove shortest (its budget ends first) is printed, but its `score
-/// mate` claims only the proven bound: Zukou #37 is proven in 0.5 M nodes, its 23 plies exact only
-/// after 44 M (35 s), so the default phase stops with a 19-ply line whose defender did not take the
-/// longest reply; `score mate 19` would claim a mate the defender can outlast.
+/// mate` claims only the proven bound: Zukou #98 is proven in well under a second, and the default
+/// phase stops with a 35-ply line whose defender did not take the longest reply, under a proven
+/// bound of 37 (the recorded line is 31 plies); `score mate 35` would claim a mate the defender may
+/// outlast. (Zukou #37 served until the ladder cost: its first proof shrank, and with it the phase's
+/// budget, which now ends on a line of the bound's own length.)
 #[test]
 fn a_line_not_proven_shortest_claims_only_its_bound() {
-    const ZUKOU_37: &str = "1R7/9/g1+P6/+P2s5/1+bk+pg4/GN1Rl4/Pn+p6/3S5/9 b B2N3Pg2s3l10p 1";
+    const ZUKOU_98: &str = "8k/9/9/9/9/9/9/9/9 b R2GSr2b2g3s4n4l18p 1";
     let mut e = Engine::ready();
-    e.send(&format!("position sfen {ZUKOU_37}"));
+    e.send(&format!("position sfen {ZUKOU_98}"));
     e.send("go mate 60000");
     let lines = e.read_until("checkmate", ANSWER);
     let answer = lines.last().unwrap();
-    let line = assert_mate(ZUKOU_37, answer, 19);
+    let line = assert_mate(ZUKOU_98, answer, 31);
     let bound: usize = lines
         .iter()
         .find_map(|l| {
