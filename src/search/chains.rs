@@ -300,13 +300,8 @@ impl Dfpn<'_> {
 
 #[cfg(test)]
 mod tests {
-    use crate::position::Position;
-    use crate::search::config::SearchConfig;
-    use crate::search::dfpn::{Dfpn, RootResult};
-    use crate::search::node::tests::{after_check, and_node, and_node_in};
-    use crate::search::tt::Table;
-    use crate::search::{SearchInfo, SearchLimits, problem_position};
-    use std::sync::atomic::AtomicBool;
+    use crate::search::dfpn::RootResult;
+    use crate::search::node::tests::{after_check, and_node, and_node_in, fresh_search};
 
     /// A chained AND node is proven exactly when every member of its chains is, and its proof hand
     /// is the union over all of them: the same as without chains.
@@ -374,16 +369,10 @@ mod tests {
     fn a_far_checks_ladder_counts_its_squares() {
         let sfen = "9/9/7+r1/8l/6K2/9/5g3/7+N1/9 w rbl 1";
         let nodes = |spec: &str| {
-            let root = problem_position(&Position::from_sfen(sfen).unwrap());
-            let mut config = SearchConfig::default();
-            config.apply(spec).unwrap();
-            let mut tt = Table::new(16);
-            let limits = SearchLimits::default();
-            let stop = AtomicBool::new(false);
-            let mut on_info = |_: &SearchInfo| {};
-            let mut s = Dfpn::new(&mut tt, root, config, &limits, &stop, &mut on_info);
-            assert_eq!(s.run(), RootResult::Proven, "{spec}");
-            s.nodes
+            fresh_search(sfen, spec, |s| {
+                assert_eq!(s.run(), RootResult::Proven, "{spec}");
+                s.nodes
+            })
         };
         let (with, without) = (nodes("default"), nodes("ladder=0"));
         assert!(

@@ -303,12 +303,11 @@ pub(super) mod tests {
     }
 
     /// Runs `f` on a fresh search (16 MiB table, no limits) of the tsume problem `sfen` with the
-    /// switches `spec`, its root on the path and the check `check` played.
-    pub(in crate::search) fn after_check<R>(
+    /// switches `spec`.
+    pub(in crate::search) fn fresh_search<R>(
         sfen: &str,
         spec: &str,
-        check: &str,
-        f: impl FnOnce(&mut Dfpn, u64) -> R,
+        f: impl FnOnce(&mut Dfpn) -> R,
     ) -> R {
         let root = problem_position(&Position::from_sfen(sfen).unwrap());
         let mut config = SearchConfig::default();
@@ -318,13 +317,27 @@ pub(super) mod tests {
         let stop = AtomicBool::new(false);
         let mut on_info = |_: &SearchInfo| {};
         let mut s = Dfpn::new(&mut tt, root, config, &limits, &stop, &mut on_info);
+        f(&mut s)
+    }
+
+    /// `fresh_search` with its root on the path and the check `check` played.
+    pub(in crate::search) fn after_check<R>(
+        sfen: &str,
+        spec: &str,
+        check: &str,
+        f: impl FnOnce(&mut Dfpn, u64) -> R,
+    ) -> R {
+        fresh_search(sfen, spec, |s| after_check_in(s, check, f))
+    }
+
+    fn after_check_in<R>(s: &mut Dfpn, check: &str, f: impl FnOnce(&mut Dfpn, u64) -> R) -> R {
         let root_key = s.pos.key();
         s.path.insert(root_key, 0);
         let m = s.pos.parse_usi_move(check).unwrap();
         s.pos.do_move(m);
         s.path.insert(s.pos.key(), 1);
         let path = next_path(s.root_path, m);
-        f(&mut s, path)
+        f(s, path)
     }
 
     pub(in crate::search) fn and_node(sfen: &str, check: &str, spec: &str) -> AndNode {

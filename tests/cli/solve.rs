@@ -139,6 +139,12 @@ fn solve_says_when_the_line_is_not_proven_shortest() {
     assert_eq!(stderr.trim_end(), format!("kanju: {ZUKOU_37}: {note}"));
 }
 
+/// `kanju solve --json` of `sfen` without a time limit (64 MiB): its one answer line.
+fn unlimited_json(sfen: &str) -> String {
+    let args = ["solve", "--hash-mb", "64", "--json", "--time-ms", "0", sfen];
+    stdout_lines(&kanju(&args, ""))[0].clone()
+}
+
 /// A search without any limit gets a larger phase after the proof (`PHASE_STEP_MIN_NODES_UNLIMITED`):
 /// Zukou #30's refutation of every shorter mate needs a little more than a limited search's phase
 /// allows, so only the unlimited one calls its 17-ply line exact.
@@ -151,19 +157,7 @@ fn an_unlimited_solve_proves_the_line_exact_where_a_limited_one_stops() {
         line.contains("\"length\":17,") && line.contains("\"exact\":false,"),
         "{line}"
     );
-    let unlimited = kanju(
-        &[
-            "solve",
-            "--hash-mb",
-            "64",
-            "--json",
-            "--time-ms",
-            "0",
-            ZUKOU_30,
-        ],
-        "",
-    );
-    let line = &stdout_lines(&unlimited)[0];
+    let line = &unlimited_json(ZUKOU_30);
     assert!(
         line.contains("\"length\":17,\"bound\":17,") && line.contains("\"exact\":true,"),
         "{line}"
@@ -177,19 +171,7 @@ fn an_unlimited_solve_proves_the_line_exact_where_a_limited_one_stops() {
 /// longer line than the jumps do (`tests/cli/bench.rs`, `bench_line_phase_jumps_further_than_steps`).
 #[test]
 fn the_line_phase_jumps_to_a_much_shorter_mate() {
-    let out = kanju(
-        &[
-            "solve",
-            "--hash-mb",
-            "64",
-            "--json",
-            "--time-ms",
-            "0",
-            MATE_13,
-        ],
-        "",
-    );
-    let line = &stdout_lines(&out)[0];
+    let line = &unlimited_json(MATE_13);
     assert!(
         line.contains("\"length\":13,\"bound\":13,") && line.contains("\"exact\":true,"),
         "{line}"
