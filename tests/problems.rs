@@ -723,20 +723,25 @@ fn a_reused_table_survives_a_failed_deepening() {
 /// it captured and come back to the same board round after round, and without the pump cost the
 /// search follows that for hundreds of plies: 13.5 M nodes (64 MiB) for a mate KomoringHeights
 /// proves in 0.06 M, against 7.0 M with the cost (2.5 M with `deferdrops=off`). Within 10 M nodes
-/// the search with the cost proves it, `pump=0` does not. (Both without the ladder cost: with it,
-/// the default, the search proves the mate in 0.36 M nodes with or
-/// without the pump cost, though it meets pump children on the way.)
+/// the search with the cost proves it, `pump=0` does not. (Both without the ladder cost and with
+/// the flat weak numbers, `gradecap=1`: with either, the search proves the mate in 0.19–0.36 M
+/// nodes with or without the pump cost, though it meets pump children on the way.)
 #[test]
 fn a_pump_does_not_swallow_the_search() {
     let pos = Position::from_sfen("s4+S1+P1/g8/1p1+B1k3/1P7/9/1S7/9/5+r3/6+R2 b LPb3gs4n3l14p 15")
         .unwrap();
     // Only the search that proves it meets the pump.
+    let flat = "gradecap=1,ladder=0";
     assert_eq!(
-        proven_only_with(&pos, "ladder=0", "ladder=0,pump=0", 10_000_000),
+        proven_only_with(&pos, flat, &format!("{flat},pump=0"), 10_000_000),
         [true, false]
     );
-    // With the ladder cost it is proven within 1 M nodes, even without the pump cost.
-    proven_only_with(&pos, "pump=0", "ladder=0,pump=0", 1_000_000);
+    // With the ladder cost it is proven within 1 M nodes, even without the pump cost; likewise with
+    // the graded weak numbers (`numbers::Grade`): the pump's other children count in its AND nodes'
+    // numbers, so the dive grows dear without a cost of its own.
+    let without = format!("{flat},pump=0");
+    proven_only_with(&pos, "gradecap=1,pump=0", &without, 1_000_000);
+    proven_only_with(&pos, "ladder=0,pump=0", &without, 1_000_000);
 }
 
 /// Solves `pos` (64 MiB, first proof) within `cap` nodes with the switches `with`, which must prove
@@ -760,15 +765,16 @@ fn proven_only_with(pos: &Position, with: &str, without: &str, cap: u64) -> [boo
 /// Deferred drops keep the likeliest refutation (`SearchConfig::defer_keeps_best`, `chains.rs`): in
 /// Zukou #67 a drop interposition that the attacker's piece does not guard is, at some AND node,
 /// the defence with the smallest dn; deferring it anyway hid the mate behind the other defences
-/// (5.5 M nodes with `deferkeep=off`, 0.68 M with it, 64 MiB, both without the ladder cost; with
-/// it, the default, 0.26 M either way). Within 2 M nodes the search that keeps the drop proves it,
-/// the one that defers it does not.
+/// (5.5 M nodes with `deferkeep=off`, 0.68 M with it, 64 MiB, both without the ladder cost and with
+/// the flat weak numbers; with the default's ladder cost and graded numbers, 0.19 M either way, and
+/// with graded numbers alone 3.8 M either way). Within 2 M nodes the search that keeps the drop
+/// proves it, the one that defers it does not.
 #[test]
 fn a_deferred_drop_that_looks_best_stays() {
     proven_only_with(
         &zukou_position("zuko067"),
-        "ladder=0",
-        "ladder=0,deferkeep=off",
+        "gradecap=1,ladder=0",
+        "gradecap=1,ladder=0,deferkeep=off",
         2_000_000,
     );
 }

@@ -2,7 +2,7 @@
 //! (`kanju bench --config …` runs the ablation). `SearchConfig::default()` is the best combination
 //! measured; the README's ablation table says by how much.
 
-use super::numbers::{Aggregation, PnDn, Ties, UNIT};
+use super::numbers::{Aggregation, Grade, PnDn, Ties, UNIT};
 use std::fmt;
 
 /// How a new child (never searched, not in the table) gets its first numbers in the main search
@@ -21,6 +21,9 @@ pub enum Init {
 /// Internal switches of the search.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SearchConfig {
+    /// How a node combines its children's numbers (`agg=sum|weak`; with weak, `gradeshift=S` and
+    /// `gradecap=C`: each other child adds its number / 2^S, between 1 and C units; `gradecap=1` is the
+    /// paper's flat weak number).
     pub aggregation: Aggregation,
     /// The 1+ε trick: the best child may grow to (1 + 1/`eps_den`) × the second best before the search
     /// switches; 0 turns it off (second + 1).
@@ -139,6 +142,10 @@ pub const PHASE_STEP_MIN_NODES_UNLIMITED: u64 = 5_000_000;
 /// A phase after the proof as a whole gets this many steps' budgets (`SearchConfig::phase_budget`).
 pub const PHASE_STEPS: u64 = 2;
 
+/// The default grade of the weak numbers (`numbers::Grade`): an eighth of each other child's
+/// number, between 1 and 16 units.
+pub const DEFAULT_GRADE: Grade = Grade::new(3, 16);
+
 /// The default node cap of one spare test of the composers' ranking
 /// (`SearchConfig::ranking_test_nodes`).
 pub const RANKING_TEST_NODES: u64 = 30_000;
@@ -149,7 +156,10 @@ pub const DEEPEN_NODES: u64 = 10_000;
 impl Default for SearchConfig {
     fn default() -> Self {
         SearchConfig {
-            aggregation: Aggregation::Weak,
+            // Graded weak numbers (`numbers::Grade`): an eighth of each other child's number,
+            // between 1 and 16 units. Measured (`--pv none`, nodes, against the flat weak numbers,
+            // `gradecap=1`): README, *Ablation*.
+            aggregation: Aggregation::Weak(DEFAULT_GRADE),
             eps_den: 4,
             edge_cost: 0,
             edge_plies: 0,
@@ -350,11 +360,23 @@ impl SearchConfig {
             };
             match name {
                 "agg" => {
-                    self.aggregation = match value {
-                        "sum" => Aggregation::Sum,
-                        "weak" => Aggregation::Weak,
+                    self.aggregation = match (value, self.aggregation) {
+                        ("sum", _) => Aggregation::Sum,
+                        ("weak", Aggregation::Weak(g)) => Aggregation::Weak(g),
+                        ("weak", Aggregation::Sum) => Aggregation::Weak(DEFAULT_GRADE),
                         _ => return Err(format!("'{item}': expected sum or weak")),
                     }
+                }
+                "gradeshift" | "gradecap" => {
+                    let Aggregation::Weak(g) = self.aggregation else {
+                        return Err(format!("'{item}': only with agg=weak"));
+                    };
+                    let n = number()?;
+                    self.aggregation = Aggregation::Weak(if name == "gradeshift" {
+                        Grade::new(n, g.cap_units())
+                    } else {
+                        Grade::new(g.shift(), n)
+                    });
                 }
                 "eps" => self.eps_den = number()?,
                 "edge" => self.edge_cost = number()?,
@@ -411,8 +433,9 @@ impl fmt::Display for SearchConfig {
             f,
             "agg={},eps={},edge={},edgeplies={},chains={},ladder={},ladderplies={},promochains={},movechains={},deferdrops={},deferkeep={},blowup={},mate1={},mate3={},pvmate3={},pvjumps={},init={},distance={},inferior={},pump={},pumpchecks={},ties={},maxply={},phasebudget={},sparetest={},futiletest={},ranktest={},deepen={}",
             match self.aggregation {
-                Aggregation::Sum => "sum",
-                Aggregation::Weak => "weak",
+                Aggregation::Sum => "sum".to_string(),
+                Aggregation::Weak(g) =>
+                    format!("weak,gradeshift={},gradecap={}", g.shift(), g.cap_units()),
             },
             self.eps_den,
             self.edge_cost,

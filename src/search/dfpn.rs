@@ -22,7 +22,7 @@ use super::config::{PHASE_STEP_MIN_NODES, PHASE_STEP_MIN_NODES_UNLIMITED, Search
 use super::hands;
 use super::loops::{Dependence, PathBoards, PathMap, ROOT_PATH, next_path};
 use super::node::Child;
-use super::numbers::{Aggregation, Combined, INF, PN_MAX, Pick, PnDn, add, best_threshold};
+use super::numbers::{Combined, INF, PN_MAX, Pick, PnDn, add, best_threshold};
 use super::spare::Excuse;
 use super::tt::{Record, Table, UNBOUNDED};
 use super::{SearchInfo, SearchLimits, futile};
@@ -533,11 +533,7 @@ impl<'a> Dfpn<'a> {
                     l
                 };
                 pick.offer(i, l, h, ties);
-                if agg == Aggregation::Weak {
-                    comb.push_weak(h);
-                } else {
-                    comb.push(h, c.grouped);
-                }
+                comb.push(agg, h, c.grouped);
             }
             let Pick {
                 lo, second, best, ..

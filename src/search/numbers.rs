@@ -31,18 +31,78 @@ pub enum Aggregation {
     /// positions: interpositions; bishop/rook drops and P/B/R non-promotions) count once, with their
     /// maximum (komori-n's SNDA-lite).
     Sum,
-    /// Weak proof numbers (Ueda et al., CG 2008): the largest child's number plus one unit for each
-    /// other unsolved child. Shared subtrees of a DAG are counted once, not once per path, so numbers
-    /// grow with the width of a node, not with the size of its subtree.
-    Weak,
+    /// Weak proof numbers (Ueda et al., CG 2008): the largest child's number plus a share for each
+    /// other unsolved child — one unit in the paper (`Grade::FLAT`), a graded share by default (see
+    /// `Grade`). Shared subtrees of a DAG are counted once, not once per path, so numbers grow with
+    /// the width of a node, not with the size of its subtree.
+    Weak(Grade),
+}
+
+/// What each child other than the largest adds to a node's weak number: its own number divided by
+/// 2^`shift`, at least one unit, at most `cap`.
+///
+/// Why graded: with one unit per other child a weak number grows by a few units per ply however
+/// hard the other children are, so a wide open chase — a free king, many checks, every reply costly —
+/// looks as cheap as a narrow forced line of the same depth, and the search sinks millions of nodes
+/// into it at a flat number (Zukou #8: after `9i9b+ G*8b` the check `G*4c`, a no-mate whose tree
+/// KomoringHeights disproves in 26 s, took 32 M of the 35 M nodes while its pn crept from 13 to 18
+/// units). A share that follows the other children's numbers lets such a tree's numbers grow with
+/// its size, as sums do; the cap keeps the growth additive (at most `cap` per other child and
+/// ply), so the DAG's shared subtrees are still not multiplied along its paths and the numbers of a
+/// 1 500-ply line cannot saturate (uncapped, an eighth of each number saturated the disproof numbers
+/// of a long problem's wide OR nodes within a few seconds). A number only: which children are
+/// solved decides every result.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Grade {
+    shift: u8,
+    cap: PnDn,
+}
+
+impl Grade {
+    /// The paper's weak proof numbers: one unit per other child.
+    pub const FLAT: Grade = Grade {
+        shift: 0,
+        cap: UNIT,
+    };
+
+    /// A share of `v >> shift`, between one unit and `cap_units` units (`cap_units` at least 1; 1 is
+    /// `FLAT`).
+    pub const fn new(shift: u32, cap_units: u32) -> Grade {
+        let shift = if shift > 31 { 31 } else { shift };
+        let cap_units = if cap_units < 1 {
+            1
+        } else if cap_units > 1 << 16 {
+            1 << 16
+        } else {
+            cap_units
+        };
+        Grade {
+            shift: shift as u8,
+            cap: cap_units * UNIT,
+        }
+    }
+
+    pub fn shift(self) -> u32 {
+        u32::from(self.shift)
+    }
+
+    pub fn cap_units(self) -> u32 {
+        self.cap / UNIT
+    }
+
+    /// What a child of number `v` adds to its node's number when it is not the largest.
+    #[inline(always)]
+    pub fn share(self, v: PnDn) -> PnDn {
+        (v >> self.shift).clamp(UNIT, self.cap)
+    }
 }
 
 /// The combined side of one node, accumulated over its unsolved children.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Combined {
-    /// Sum of the ungrouped children.
+    /// `Sum`: the sum of the ungrouped children. `Weak`: the sum of every child's share.
     plain: PnDn,
-    /// Largest grouped child.
+    /// Largest grouped child (`Sum` only).
     group_max: PnDn,
     /// Largest child.
     max: PnDn,
@@ -53,26 +113,17 @@ pub struct Combined {
 impl Combined {
     /// Adds one child's number (0 for a child solved the other way: it is ignored).
     #[inline(always)]
-    pub fn push(&mut self, v: PnDn, grouped: bool) {
+    pub fn push(&mut self, agg: Aggregation, v: PnDn, grouped: bool) {
         if v == 0 {
             return;
         }
         self.count += 1;
         self.max = self.max.max(v);
-        if grouped {
-            self.group_max = self.group_max.max(v);
-        } else {
-            self.plain = add(self.plain, v);
-        }
-    }
-
-    /// `push` for a node that aggregates with `Aggregation::Weak`, which reads only the count and the
-    /// largest child: the sums are left alone.
-    #[inline(always)]
-    pub fn push_weak(&mut self, v: PnDn) {
-        if v != 0 {
-            self.count += 1;
-            self.max = self.max.max(v);
+        match agg {
+            Aggregation::Sum if grouped => self.group_max = self.group_max.max(v),
+            Aggregation::Sum => self.plain = add(self.plain, v),
+            // At most 2^16 units a child: no overflow below 2^12 children.
+            Aggregation::Weak(g) => self.plain = self.plain.saturating_add(g.share(v)),
         }
     }
 
@@ -81,11 +132,11 @@ impl Combined {
     pub fn total(&self, agg: Aggregation) -> PnDn {
         match agg {
             Aggregation::Sum => add(self.plain, self.group_max),
-            Aggregation::Weak => {
+            Aggregation::Weak(g) => {
                 if self.count == 0 {
                     0
                 } else {
-                    add(self.max, (self.count - 1).saturating_mul(UNIT))
+                    add(self.max, self.plain - g.share(self.max))
                 }
             }
         }
@@ -96,6 +147,9 @@ impl Combined {
     /// that the child is always searched a little.
     #[inline(always)]
     pub fn child_threshold(&self, agg: Aggregation, th: PnDn, v: PnDn, grouped: bool) -> PnDn {
+        if th == INF {
+            return INF;
+        }
         let others = match agg {
             // The other children's contribution (a grouped child counts only if it is the maximum:
             // when it is not, the others' total is the whole total and the child can grow up to it).
@@ -106,11 +160,22 @@ impl Combined {
                     add(self.plain - v.min(self.plain), self.group_max)
                 }
             }
-            Aggregation::Weak => (self.count.saturating_sub(1)).saturating_mul(UNIT),
+            Aggregation::Weak(g) => {
+                let mine = g.share(v);
+                // Below the largest, the child raises the total through its share: the total
+                // reaches `th` when the share has grown by the difference — unless the share
+                // reaches its cap first, or the child passes the largest (the rule below).
+                let target = mine.saturating_add(th.saturating_sub(self.total(agg)));
+                if v < self.max && target <= g.cap {
+                    let grown = u64::from(target) << g.shift;
+                    if grown <= u64::from(self.max) {
+                        return (grown as PnDn).max(v.saturating_add(1));
+                    }
+                }
+                // As the largest child: the others' shares stay.
+                self.plain - mine.min(self.plain)
+            }
         };
-        if th == INF {
-            return INF;
-        }
         th.saturating_sub(others)
             .max(v.saturating_add(1))
             .min(PN_MAX)
@@ -237,67 +302,104 @@ mod tests {
         assert_eq!(add(1, INF), INF);
     }
 
-    #[test]
-    fn sum_counts_groups_once() {
+    const GRADED: Aggregation = Aggregation::Weak(Grade {
+        shift: 3,
+        cap: 16 * UNIT,
+    });
+    const FLAT: Aggregation = Aggregation::Weak(Grade::FLAT);
+
+    fn combined(agg: Aggregation, vals: &[(PnDn, bool)]) -> Combined {
         let mut c = Combined::default();
-        c.push(10, false);
-        c.push(20, true);
-        c.push(30, true);
-        c.push(0, false); // solved the other way: ignored
-        assert_eq!(c.total(Aggregation::Sum), 40);
-        // Weak: the maximum plus a unit for each of the two others.
-        assert_eq!(c.total(Aggregation::Weak), 30 + 2 * UNIT);
+        for &(v, g) in vals {
+            c.push(agg, v, g);
+        }
+        c
     }
 
     #[test]
-    fn push_weak_gives_the_weak_numbers_of_push() {
-        let children = [(32, false), (0, true), (INF, true), (48, true), (16, false)];
-        let (mut full, mut weak) = (Combined::default(), Combined::default());
-        for &(v, grouped) in &children {
-            full.push(v, grouped);
-            weak.push_weak(v);
+    fn sum_counts_groups_once() {
+        let vals = [(10, false), (20, true), (30, true), (0, false)]; // 0: solved the other way
+        assert_eq!(
+            combined(Aggregation::Sum, &vals).total(Aggregation::Sum),
+            40
+        );
+        // Flat weak: the maximum plus a unit for each of the two others.
+        assert_eq!(combined(FLAT, &vals).total(FLAT), 30 + 2 * UNIT);
+    }
+
+    #[test]
+    fn graded_shares_lie_between_one_unit_and_the_cap() {
+        let g = Grade::new(3, 16);
+        assert_eq!((g.shift(), g.cap_units()), (3, 16));
+        assert_eq!(g.share(UNIT), UNIT); // small numbers count one unit, as flat weak
+        assert_eq!(g.share(80 * UNIT), 10 * UNIT);
+        assert_eq!(g.share(1000 * UNIT), 16 * UNIT);
+        assert_eq!(g.share(INF), 16 * UNIT);
+        // A cap of one unit is the paper's flat weak number, whatever the shift.
+        for v in [UNIT, 80 * UNIT, INF] {
+            assert_eq!(Grade::new(3, 1).share(v), Grade::FLAT.share(v));
         }
-        let agg = Aggregation::Weak;
-        assert_eq!(weak.total(agg), full.total(agg));
-        for &(v, grouped) in &children {
-            for th in [0, 40, 500, PN_MAX, INF] {
-                assert_eq!(
-                    weak.child_threshold(agg, th, v, grouped),
-                    full.child_threshold(agg, th, v, grouped)
-                );
-            }
-        }
+        // The largest child counts whole, the others their shares.
+        let vals = [
+            (200 * UNIT, false),
+            (80 * UNIT, true),
+            (2 * UNIT, false),
+            (INF, false),
+        ];
+        assert_eq!(
+            combined(GRADED, &vals[..3]).total(GRADED),
+            200 * UNIT + 10 * UNIT + UNIT
+        );
+        assert_eq!(combined(GRADED, &vals).total(GRADED), INF);
+        // A wide node stays additive: at most the cap per other child, whatever their numbers.
+        let wide = vec![(PN_MAX / 2, false); 100];
+        assert_eq!(
+            combined(GRADED, &wide).total(GRADED),
+            PN_MAX / 2 + 99 * 16 * UNIT
+        );
     }
 
     #[test]
     fn empty_total_is_zero() {
         let c = Combined::default();
-        assert_eq!(c.total(Aggregation::Sum), 0);
-        assert_eq!(c.total(Aggregation::Weak), 0);
+        for agg in [Aggregation::Sum, FLAT, GRADED] {
+            assert_eq!(c.total(agg), 0);
+        }
     }
 
-    /// A child searched up to its threshold raises the node's total to the node's threshold.
+    /// A child searched up to its threshold raises the node's total to the node's threshold: for
+    /// the largest child, for a smaller one whose share grows, and for one whose share is capped.
     #[test]
     fn child_threshold_inverts_total() {
-        for agg in [Aggregation::Sum, Aggregation::Weak] {
-            let vals = [(40, false), (50, false), (70, true), (60, true)];
-            let mut c = Combined::default();
-            for &(v, g) in &vals {
-                c.push(v, g);
-            }
-            let th = 1000;
-            for (i, &(v, g)) in vals.iter().enumerate() {
-                let t = c.child_threshold(agg, th, v, g);
-                let mut after = Combined::default();
-                for (j, &(w, h)) in vals.iter().enumerate() {
-                    after.push(if i == j { t } else { w }, h);
+        let sets: [&[(PnDn, bool)]; 2] = [
+            &[(40, false), (50, false), (70, true), (60, true)],
+            &[
+                (400, false),
+                (90 * UNIT, false),
+                (700, true),
+                (300 * UNIT, true),
+                (20, false),
+            ],
+        ];
+        for agg in [Aggregation::Sum, FLAT, GRADED] {
+            for vals in sets {
+                let c = combined(agg, vals);
+                for th in [c.total(agg) + 1, c.total(agg) + 5 * UNIT, 1000 * UNIT] {
+                    for (i, &(v, g)) in vals.iter().enumerate() {
+                        let t = c.child_threshold(agg, th, v, g);
+                        let with = |x: PnDn| {
+                            let mut w = vals.to_vec();
+                            w[i].0 = x;
+                            combined(agg, &w).total(agg)
+                        };
+                        assert!(t > v, "{agg:?} {vals:?} th {th} child {i}: {t}");
+                        assert!(with(t) >= th, "{agg:?} {vals:?} th {th} child {i}: {t}");
+                        // Exact where the child's growth can move the total before it.
+                        if t > v + 1 {
+                            assert!(with(t - 1) < th, "{agg:?} {vals:?} th {th} child {i}: {t}");
+                        }
+                    }
                 }
-                assert!(after.total(agg) >= th, "{agg:?} child {i}: {t}");
-                let mut before = Combined::default();
-                for (j, &(w, h)) in vals.iter().enumerate() {
-                    before.push(if i == j { t - 1 } else { w }, h);
-                }
-                assert!(before.total(agg) < th, "{agg:?} child {i}: {t}");
             }
         }
     }

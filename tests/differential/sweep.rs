@@ -343,9 +343,13 @@ fn minimax_lengths_game_10000() {
 
 /// Each technique the ablation turns off or on (`kanju bench --config`), one at a time, and plain
 /// df-pn: a shortcut that is sound only beside another one shows up here. Exact lengths throughout.
-const ABLATIONS: [&str; 30] = [
+const ABLATIONS: [&str; 32] = [
     "plain",
     "agg=sum",
+    // The flat weak numbers of the paper, and shares far above the default's (a quarter of each
+    // other child's number, up to 4 096 units): numbers only, the answers must not change.
+    "gradecap=1",
+    "gradeshift=2,gradecap=4096",
     "eps=0",
     "edge=4",
     "edge=4,edgeplies=16",

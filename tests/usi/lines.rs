@@ -34,20 +34,21 @@ fn post_search_level_chooses_the_line() {
 }
 
 /// A line the PV phase could not prove shortest (its budget ends first) is printed, but its `score
-/// mate` claims only the proven bound: Zukou #98 is proven in well under a second, and the default
-/// phase stops with a 35-ply line whose defender did not take the longest reply, under a proven
-/// bound of 37 (the recorded line is 31 plies); `score mate 35` would claim a mate the defender may
-/// outlast. (Zukou #37 served until the ladder cost: its first proof shrank, and with it the phase's
-/// budget, which now ends on a line of the bound's own length.)
+/// mate` claims only the proven bound: Zukou #89 is proven in well under a second, and the default
+/// phase stops with a 41-ply line whose defender did not take the longest reply, under a proven
+/// bound of 43 (the recorded line is 29 plies); `score mate 41` would claim a mate the defender may
+/// outlast. (Zukou #37 served until the ladder cost, Zukou #98 until the graded weak numbers: each
+/// time the first proof changed, and with it the phase's budget, which now ends on a line of the
+/// bound's own length.)
 #[test]
 fn a_line_not_proven_shortest_claims_only_its_bound() {
-    const ZUKOU_98: &str = "8k/9/9/9/9/9/9/9/9 b R2GSr2b2g3s4n4l18p 1";
+    const ZUKOU_89: &str = "k1S+b5/ng1S1l3/1gN1P4/BN1+ps4/3R5/1S2R4/9/9/9 b 2gn3l16p 1";
     let mut e = Engine::ready();
-    e.send(&format!("position sfen {ZUKOU_98}"));
+    e.send(&format!("position sfen {ZUKOU_89}"));
     e.send("go mate 60000");
     let lines = e.read_until("checkmate", ANSWER);
     let answer = lines.last().unwrap();
-    let line = assert_mate(ZUKOU_98, answer, 31);
+    let line = assert_mate(ZUKOU_89, answer, 29);
     let bound: usize = lines
         .iter()
         .find_map(|l| {
