@@ -143,8 +143,8 @@ pub const PHASE_STEP_MIN_NODES_UNLIMITED: u64 = 5_000_000;
 pub const PHASE_STEPS: u64 = 2;
 
 /// The default grade of the weak numbers (`numbers::Grade`): an eighth of each other child's
-/// number, between 1 and 16 units.
-pub const DEFAULT_GRADE: Grade = Grade::new(3, 16);
+/// number, between 1 and 8 units.
+pub const DEFAULT_GRADE: Grade = Grade::new(3, 8);
 
 /// The default node cap of one spare test of the composers' ranking
 /// (`SearchConfig::ranking_test_nodes`).
@@ -157,7 +157,7 @@ impl Default for SearchConfig {
     fn default() -> Self {
         SearchConfig {
             // Graded weak numbers (`numbers::Grade`): an eighth of each other child's number,
-            // between 1 and 16 units. Measured (`--pv none`, nodes, against the flat weak numbers,
+            // between 1 and 8 units. Measured (`--pv none`, nodes, against the flat weak numbers,
             // `gradecap=1`): README, *Ablation*.
             aggregation: Aggregation::Weak(DEFAULT_GRADE),
             eps_den: 4,
