@@ -54,40 +54,34 @@ fn a_line_not_proven_shortest_claims_only_its_bound() {
             .ok()
         })
     };
-    let score_of = |lines: &[String], moves: &str| -> Option<usize> {
-        lines.iter().find_map(|l| {
-            l.strip_prefix("info score mate ")?
-                .strip_suffix(&format!(" pv {moves}"))?
-                .parse()
-                .ok()
-        })
-    };
+    // One `go mate` at a `PostSearchLevel`: the engine's lines, the line's length and its score.
     let mut e = Engine::ready();
-    e.send("setoption name PostSearchLevel value UpperBound");
-    e.send(&format!("position sfen {ZUKOU_89}"));
-    e.send("go mate 60000");
-    let lines = e.read_until("checkmate", ANSWER);
-    let answer = lines.last().unwrap();
-    let line = assert_mate(ZUKOU_89, answer, 29);
-    let moves = answer.strip_prefix("checkmate ").unwrap();
-    let score = score_of(&lines, moves).unwrap_or_else(|| panic!("no score: {lines:?}"));
-    assert!(
-        line.len() < score,
-        "the score is the line's length: {lines:?}"
-    );
-
-    e.send("setoption name PostSearchLevel value MinLength");
-    e.send("usinewgame");
-    e.send(&format!("position sfen {ZUKOU_89}"));
-    e.send("go mate 60000");
-    let lines = e.read_until("checkmate", ANSWER);
-    let answer = lines.last().unwrap();
-    let line = assert_mate(ZUKOU_89, answer, 29);
-    let moves = answer.strip_prefix("checkmate ").unwrap();
-    let score = score_of(&lines, moves).unwrap_or_else(|| panic!("no score: {lines:?}"));
+    let mut solve = |level: &str| -> (Vec<String>, usize, usize) {
+        e.send(&format!("setoption name PostSearchLevel value {level}"));
+        e.send("usinewgame");
+        e.send(&format!("position sfen {ZUKOU_89}"));
+        e.send("go mate 60000");
+        let lines = e.read_until("checkmate", ANSWER);
+        let answer = lines.last().unwrap();
+        let line = assert_mate(ZUKOU_89, answer, 29);
+        let pv = format!(" pv {}", answer.strip_prefix("checkmate ").unwrap());
+        let score = lines
+            .iter()
+            .find_map(|l| {
+                l.strip_prefix("info score mate ")?
+                    .strip_suffix(&pv)?
+                    .parse()
+                    .ok()
+            })
+            .unwrap_or_else(|| panic!("no score: {lines:?}"));
+        (lines, line.len(), score)
+    };
+    let (lines, len, score) = solve("UpperBound");
+    assert!(len < score, "the score is the line's length: {lines:?}");
+    let (lines, len, score) = solve("MinLength");
     match stopped_at(&lines) {
-        Some(bound) => assert!(score == bound && line.len() <= bound, "{lines:?}"),
-        None => assert_eq!(score, line.len(), "{lines:?}"),
+        Some(bound) => assert!(score == bound && len <= bound, "{lines:?}"),
+        None => assert_eq!(score, len, "{lines:?}"),
     }
 }
 
