@@ -327,17 +327,15 @@ pub(super) mod tests {
         check: &str,
         f: impl FnOnce(&mut Dfpn, u64) -> R,
     ) -> R {
-        fresh_search(sfen, spec, |s| after_check_in(s, check, f))
-    }
-
-    fn after_check_in<R>(s: &mut Dfpn, check: &str, f: impl FnOnce(&mut Dfpn, u64) -> R) -> R {
-        let root_key = s.pos.key();
-        s.path.insert(root_key, 0);
-        let m = s.pos.parse_usi_move(check).unwrap();
-        s.pos.do_move(m);
-        s.path.insert(s.pos.key(), 1);
-        let path = next_path(s.root_path, m);
-        f(s, path)
+        fresh_search(sfen, spec, |s| {
+            let root_key = s.pos.key();
+            s.path.insert(root_key, 0);
+            let m = s.pos.parse_usi_move(check).unwrap();
+            s.pos.do_move(m);
+            s.path.insert(s.pos.key(), 1);
+            let path = next_path(s.root_path, m);
+            f(s, path)
+        })
     }
 
     pub(in crate::search) fn and_node(sfen: &str, check: &str, spec: &str) -> AndNode {
