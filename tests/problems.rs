@@ -763,6 +763,32 @@ fn proven_only_with(pos: &Position, with: &str, without: &str, cap: u64) -> [boo
     })
 }
 
+/// A stalled drop chain is split (`SearchConfig::stall_nodes`, `search/chains.rs`,
+/// `split_stalled_drops`). In this no-mate, derived from Zukou #69 (a silver taken from the
+/// defender's hand, then `G*7h 8i7h`), the refutations are drops on further squares under the
+/// dragon's distant checks; with one chain over every square the search proves the nearer drops
+/// lost first and keeps its pn low meanwhile: no answer in 32 M nodes (KomoringHeights, with a
+/// chain per square, disproves the position before `G*7h` in 0.25 s). Splitting the chain
+/// behind a head that took more than 1 000 nodes undecided disproves it in about 4 M.
+#[test]
+fn a_stalled_drop_chain_lets_the_refutation_through() {
+    let pos =
+        Position::from_sfen("9/9/9/9/5l3/p2+rb4/1pG3+R2/S1+b1S4/2k6 b 2Gg2s4n3l16p 3").unwrap();
+    for (spec, disproven) in [("default", true), ("stall=0", false)] {
+        let mut solver = Solver::new(64);
+        let mut config = SearchConfig::default();
+        config.apply(spec).unwrap();
+        solver.set_config(config);
+        let r = solve_at(&mut solver, &pos, PvLevel::None, Some(8_000_000));
+        let want = if disproven {
+            MateOutcome::NoMate
+        } else {
+            MateOutcome::Timeout
+        };
+        assert_eq!(r.outcome, want, "{spec}: after {} nodes", r.nodes);
+    }
+}
+
 /// Deferred drops keep the likeliest refutation (`SearchConfig::defer_keeps_best`, `chains.rs`): in
 /// Zukou #67 a drop interposition that the attacker's piece does not guard is, at some AND node,
 /// the defence with the smallest dn; deferring it anyway hid the mate behind the other defences

@@ -185,14 +185,79 @@ impl Dfpn<'_> {
     }
 
     /// While child `i` is solved the non-deciding way and has a successor, activates the successor and
-    /// probes it.
-    pub(super) fn advance_chain(&mut self, mut i: usize, or_node: bool, ply: u32, path: u64) {
+    /// probes it. Returns the member where it stopped: the chain's head now.
+    pub(super) fn advance_chain(
+        &mut self,
+        mut i: usize,
+        or_node: bool,
+        ply: u32,
+        path: u64,
+    ) -> usize {
         while self.children[i].done(or_node) && self.children[i].next != NO_NEXT {
             let n = self.children[i].next as usize;
             self.children[i].next = NO_NEXT;
             self.children[n].active = true;
             self.probe_child(n, or_node, ply, path);
             i = n;
+        }
+        i
+    }
+
+    /// `SearchConfig::stall_nodes`, at an AND node just expanded: a drop chain whose head is still
+    /// undecided after more than `stall_nodes` nodes (over all its searches, as the table counts
+    /// them) is split before its first member on another square. That member heads a chain of its
+    /// own (the rest behind it), is probed, and is split the same way if it has stalled too; the
+    /// members on the stalled head's square keep waiting behind it, and it no longer counts the
+    /// ladder cost of the squares that left.
+    ///
+    /// Why: one chain over every square is right for proofs (a drop on another square is usually
+    /// proven at once once the nearer ones are), but its later members are seen only after every
+    /// member in front of them is proven. When the refutation is a drop on a further square, the
+    /// search must first prove a defence that may well be lost, and while it tries, the node's
+    /// numbers are those of its head alone: a wide no-mate whose pn stays low holds the search for
+    /// millions of nodes (a position derived from Zukou #69,
+    /// `9/9/9/9/5l3/p2+rb4/1pG3+R2/S3S4/1+bk6 b 3G2s4n3l16p 1`: KomoringHeights, whose chains
+    /// hold one square each, disproves it in 0.25 s, shtsume and kanju with one chain had no
+    /// answer in 20 s and 60 s). A head that has resisted this long is where the other squares'
+    /// disproof numbers start to count. Only the table's count decides, so the split is the same
+    /// at every visit of the node while the head stays undecided; a fresh head (count 0) never
+    /// splits, and neither do bounded searches (their probes report no count).
+    ///
+    /// Sound as every chain: each member is still in exactly one chain, so the node is proven only
+    /// when every member is, and refuted only by a refuted active member.
+    pub(super) fn split_stalled_drops(&mut self, base: usize, end: usize, ply: u32, path: u64) {
+        let stall = self.config.stall_nodes;
+        let stalled = |c: &Child| {
+            c.active
+                && c.mv.is_drop()
+                && c.next != NO_NEXT
+                && c.pn != 0
+                && c.dn != 0
+                && c.amount > stall
+        };
+        let mut head = (base..end).find(|&i| stalled(&self.children[i]));
+        while let Some(h) = head {
+            let to = self.children[h].mv.to();
+            let mut last = h;
+            loop {
+                self.children[last].squares_behind = 0;
+                let n = self.children[last].next;
+                if n == NO_NEXT || self.children[n as usize].mv.to() != to {
+                    break;
+                }
+                last = n as usize;
+            }
+            let n = self.children[last].next;
+            if n == NO_NEXT {
+                return;
+            }
+            self.children[last].next = NO_NEXT;
+            let n = n as usize;
+            self.children[n].active = true;
+            self.stalled_splits += 1;
+            self.probe_child(n, false, ply, path);
+            let h = self.advance_chain(n, false, ply, path);
+            head = stalled(&self.children[h]).then_some(h);
         }
     }
 
@@ -344,6 +409,84 @@ mod tests {
             let ladder = s.config.ladder_at(1);
             assert_eq!(ladder, crate::search::numbers::UNIT / 2);
         });
+    }
+
+    /// A drop chain whose head the table says took more than `stall_nodes` nodes undecided is split
+    /// before its next square (`split_stalled_drops`): after the rook's check from 3d, the drops on
+    /// 3b wait behind the stalled head and those on 3c behind a head of their own; every drop is in
+    /// exactly one chain, and the stalled head no longer counts the ladder cost of 3c. A fresh head,
+    /// a count below the mark (`stall=5000`), or the switch off: one chain.
+    #[test]
+    fn a_stalled_drop_head_splits_its_chain_before_the_next_square() {
+        use crate::search::loops::Dependence;
+        use crate::search::node::{Child, NO_NEXT};
+        use crate::search::numbers::UNIT;
+        use crate::search::tt::{Record, UNBOUNDED};
+        let sfen = "6k2/5L2S/5S3/3R5/9/9/9/9/9 b r2b4g2s4n3l18p 1";
+        // Unit first numbers: the look-ahead would prove the drops on 3b at once (mate in one).
+        let specs = [
+            ("init=unit", true),
+            ("init=unit,stall=0", false),
+            ("init=unit,stall=5000", false),
+        ];
+        for (spec, split) in specs {
+            after_check(sfen, spec, "6d3d", |s, path| {
+                let heads = |s: &crate::search::dfpn::Dfpn| -> Vec<usize> {
+                    (0..s.children.len())
+                        .filter(|&i| {
+                            let c = &s.children[i];
+                            c.active && c.mv.is_drop() && c.pn != 0 && c.dn != 0
+                        })
+                        .collect()
+                };
+                s.expand(false, 1, path);
+                let first = heads(s);
+                assert_eq!(first.len(), 1, "{spec}: one chain when fresh");
+                assert_eq!(s.stalled_splits, 0, "{spec}");
+                // The table: the head searched for 2 000 nodes so far, undecided.
+                let m = s.children[first[0]].mv;
+                assert_eq!(m.to().to_string(), "3b");
+                let (board, _, _) = s.pos.keys_after(m);
+                let record = Record {
+                    hand: s.pos.hand(s.attacker),
+                    pn: 3 * UNIT,
+                    dn: 5 * UNIT,
+                    len: 0,
+                    best: 0,
+                    amount: 2000,
+                    dep: Dependence::None,
+                    path: 0,
+                    or_node: true,
+                    budget: UNBOUNDED,
+                };
+                s.tt.store(board ^ s.salt, &record);
+                s.children.clear();
+                s.expand(false, 1, path);
+                let drops = s.children.iter().filter(|c| c.mv.is_drop()).count();
+                let hs = heads(s);
+                assert_eq!(hs.len(), if split { 2 } else { 1 }, "{spec}");
+                assert_eq!(s.stalled_splits, u64::from(split), "{spec}");
+                let mut members = 0;
+                for &h in &hs {
+                    let square = s.children[h].mv.to();
+                    let mut i = h;
+                    loop {
+                        let c: &Child = &s.children[i];
+                        members += 1;
+                        if split {
+                            assert_eq!(c.mv.to(), square, "{spec}: one square a chain");
+                        }
+                        if c.next == NO_NEXT {
+                            break;
+                        }
+                        i = c.next as usize;
+                    }
+                }
+                assert_eq!(members, drops, "{spec}: every drop in one chain");
+                let stalled = &s.children[first[0]];
+                assert_eq!(stalled.squares_behind, u8::from(!split), "{spec}");
+            });
+        }
     }
 
     /// The ladder cost is a number only: with none, the default's or a huge one, the node after

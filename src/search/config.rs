@@ -59,6 +59,10 @@ pub struct SearchConfig {
     /// is a drop chain's head): near the root it steers the choice between checks, deep in a long
     /// forced line of distant checks it only taxes the line's length.
     pub ladder_plies: u32,
+    /// A drop chain whose head has taken more than this many nodes (over all its searches, as the
+    /// table counts them) without being decided is split before its next square (`chains.rs`,
+    /// `split_stalled_drops`); 0 never splits.
+    pub stall_nodes: u32,
     /// A defender's non-promotion is tried only after the promotion of the same move is proven.
     pub promo_chains: bool,
     /// Sequential chains of alike board-move defences (`chains.rs`, `link_moves`): interpositions on
@@ -176,6 +180,8 @@ impl Default for SearchConfig {
             // Microcosmos 80.2 M, Zukou #8 unchanged; 1 unit: Zukou 0.97, Musou 1.09.
             ladder_cost: 8,
             ladder_plies: 64,
+            // Measured (`--pv none`, nodes, 10 s, 256 MiB, 1 000 vs 0, one run): README, *Ablation*.
+            stall_nodes: 1000,
             promo_chains: true,
             // Measured side by side (one search per core, 30 s, 256 MiB, `--pv none`): Zukou's 101
             // solved 19.3 s vs 19.6 s, 142.8 M vs 144.3 M nodes, Kotobuki 0.82 M vs 1.00 M nodes,
@@ -260,6 +266,7 @@ impl SearchConfig {
             chains: false,
             ladder_cost: 0,
             ladder_plies: 0,
+            stall_nodes: 0,
             promo_chains: false,
             move_chains: false,
             defer_drops: false,
@@ -384,6 +391,7 @@ impl SearchConfig {
                 "chains" => self.chains = flag()?,
                 "ladder" => self.ladder_cost = number()?,
                 "ladderplies" => self.ladder_plies = number()?,
+                "stall" => self.stall_nodes = number()?,
                 "promochains" => self.promo_chains = flag()?,
                 "movechains" => self.move_chains = flag()?,
                 "deferdrops" => self.defer_drops = flag()?,
@@ -431,7 +439,7 @@ impl fmt::Display for SearchConfig {
         let on = |b: bool| if b { "on" } else { "off" };
         write!(
             f,
-            "agg={},eps={},edge={},edgeplies={},chains={},ladder={},ladderplies={},promochains={},movechains={},deferdrops={},deferkeep={},blowup={},mate1={},mate3={},pvmate3={},pvjumps={},init={},distance={},inferior={},pump={},pumpchecks={},ties={},maxply={},phasebudget={},sparetest={},futiletest={},ranktest={},deepen={}",
+            "agg={},eps={},edge={},edgeplies={},chains={},ladder={},ladderplies={},stall={},promochains={},movechains={},deferdrops={},deferkeep={},blowup={},mate1={},mate3={},pvmate3={},pvjumps={},init={},distance={},inferior={},pump={},pumpchecks={},ties={},maxply={},phasebudget={},sparetest={},futiletest={},ranktest={},deepen={}",
             match self.aggregation {
                 Aggregation::Sum => "sum".to_string(),
                 Aggregation::Weak(g) =>
@@ -443,6 +451,7 @@ impl fmt::Display for SearchConfig {
             on(self.chains),
             self.ladder_cost,
             self.ladder_plies,
+            self.stall_nodes,
             on(self.promo_chains),
             on(self.move_chains),
             on(self.defer_drops),

@@ -123,6 +123,8 @@ pub(super) struct Dfpn<'a> {
     pub deferred_drops: u64,
     /// Blown-up children moved behind another (`merge_blown_up`).
     pub blown_up: u64,
+    /// Drop chains split behind a stalled head (`split_stalled_drops`).
+    pub stalled_splits: u64,
     /// Children counted with the pump cost (`loops.rs`).
     pub pump_children: u64,
     next_poll: u64,
@@ -215,6 +217,7 @@ impl<'a> Dfpn<'a> {
             inferior_cuts: 0,
             deferred_drops: 0,
             blown_up: 0,
+            stalled_splits: 0,
             pump_children: 0,
             next_poll: POLL_INTERVAL,
             next_clock: CLOCK_INTERVAL,

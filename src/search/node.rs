@@ -50,6 +50,8 @@ pub(super) struct Child {
     /// In a drop chain (`link_drops`): how many further squares the members behind this one drop
     /// on, this one's own square not counted (`SearchConfig::ladder_cost`).
     pub squares_behind: u8,
+    /// The nodes the table says were spent on the child so far, unsolved (`Probe::amount`).
+    pub amount: u32,
 }
 
 impl Child {
@@ -120,6 +122,7 @@ impl Dfpn<'_> {
                 spared: false,
                 pump: false,
                 squares_behind: 0,
+                amount: 0,
             });
         }
         let end = self.children.len();
@@ -164,6 +167,9 @@ impl Dfpn<'_> {
             if self.children[i].active {
                 self.advance_chain(i, or_node, ply, path);
             }
+        }
+        if !or_node && self.config.stall_nodes > 0 {
+            self.split_stalled_drops(base, end, ply, path);
         }
         end - base
     }
@@ -261,7 +267,7 @@ impl Dfpn<'_> {
                 p = q;
             }
         }
-        (c.pn, c.dn, c.len, c.dep) = (p.pn, p.dn, p.len, p.dep);
+        (c.pn, c.dn, c.len, c.dep, c.amount) = (p.pn, p.dn, p.len, p.dep, p.amount);
         if p.is_proven() || p.is_disproven() {
             c.hand = p.hand;
             return;

@@ -53,6 +53,9 @@ pub struct Probe {
     pub dep: Dependence,
     /// An entry for exactly this position, or a proof/disproof covering it, was found.
     pub found: bool,
+    /// The nodes spent so far on this position unsolved (the main search's entry for exactly this
+    /// hand, over all its searches); 0 otherwise.
+    pub amount: u32,
 }
 
 impl Probe {
@@ -336,6 +339,7 @@ impl Table {
             hand,
             dep: Dependence::None,
             found: false,
+            amount: 0,
         };
         for (i, e) in c.entries.iter().enumerate() {
             if c.keys[i] != key {
@@ -356,6 +360,7 @@ impl Table {
                         hand: e.hand,
                         dep: e.dependence(),
                         found: true,
+                        amount: 0,
                     };
                 }
             } else if e.is_bounded() {
@@ -372,6 +377,7 @@ impl Table {
                             hand: e.hand,
                             dep: e.dependence(),
                             found: true,
+                            amount: 0,
                         };
                     }
                 } else if e.hand == hand && e.len as u32 == budget {
@@ -387,6 +393,7 @@ impl Table {
                         hand: e.hand,
                         dep: Dependence::None,
                         found: true,
+                        amount: 0,
                     };
                 }
             } else if e.dn == 0 {
@@ -399,6 +406,7 @@ impl Table {
                         hand: e.hand,
                         dep: Dependence::None,
                         found: true,
+                        amount: 0,
                     };
                 }
             } else if bounded {
@@ -412,6 +420,7 @@ impl Table {
                 (r.pn, r.dn) = (e.pn.max(bound_pn), e.dn.max(bound_dn));
                 r.best = e.best;
                 r.found = true;
+                r.amount = e.amount;
             } else if hand.covers(e.hand) {
                 // We hold more: at least as hard to disprove.
                 bound_dn = bound_dn.max(e.dn);

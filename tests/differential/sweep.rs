@@ -343,7 +343,7 @@ fn minimax_lengths_game_10000() {
 
 /// Each technique the ablation turns off or on (`kanju bench --config`), one at a time, and plain
 /// df-pn: a shortcut that is sound only beside another one shows up here. Exact lengths throughout.
-const ABLATIONS: [&str; 32] = [
+const ABLATIONS: [&str; 34] = [
     "plain",
     "agg=sum",
     // The flat weak numbers of the paper, and shares far above the default's (a quarter of each
@@ -358,6 +358,10 @@ const ABLATIONS: [&str; 32] = [
     // must not change.
     "ladder=0",
     "ladder=255,ladderplies=0",
+    // Drop chains never split, and split behind every head searched before (a count of one
+    // node): the order only, the answers must not change.
+    "stall=0",
+    "stall=1",
     "promochains=off",
     "movechains=on",
     "deferdrops=off",
