@@ -226,14 +226,8 @@ impl Dfpn<'_> {
     /// Sound as every chain: each member is still in exactly one chain, so the node is proven only
     /// when every member is, and refuted only by a refuted active member.
     pub(super) fn split_stalled_drops(&mut self, base: usize, end: usize, ply: u32, path: u64) {
-        let stall = self.config.stall_nodes;
         let stalled = |c: &Child| {
-            c.active
-                && c.mv.is_drop()
-                && c.next != NO_NEXT
-                && c.pn != 0
-                && c.dn != 0
-                && c.amount > stall
+            c.active && c.mv.is_drop() && c.next != NO_NEXT && c.pn != 0 && c.dn != 0 && c.stalled
         };
         let mut head = (base..end).find(|&i| stalled(&self.children[i]));
         while let Some(h) = head {

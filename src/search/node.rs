@@ -50,8 +50,9 @@ pub(super) struct Child {
     /// In a drop chain (`link_drops`): how many further squares the members behind this one drop
     /// on, this one's own square not counted (`SearchConfig::ladder_cost`).
     pub squares_behind: u8,
-    /// The nodes the table says were spent on the child so far, unsolved (`Probe::amount`).
-    pub amount: u32,
+    /// The table says more than `SearchConfig::stall_nodes` nodes were spent on the child so far,
+    /// unsolved (`Probe::amount`; never when the switch is off).
+    pub stalled: bool,
 }
 
 impl Child {
@@ -122,7 +123,7 @@ impl Dfpn<'_> {
                 spared: false,
                 pump: false,
                 squares_behind: 0,
-                amount: 0,
+                stalled: false,
             });
         }
         let end = self.children.len();
@@ -267,7 +268,9 @@ impl Dfpn<'_> {
                 p = q;
             }
         }
-        (c.pn, c.dn, c.len, c.dep, c.amount) = (p.pn, p.dn, p.len, p.dep, p.amount);
+        (c.pn, c.dn, c.len, c.dep) = (p.pn, p.dn, p.len, p.dep);
+        let stall = self.config.stall_nodes;
+        c.stalled = stall > 0 && p.amount > stall;
         if p.is_proven() || p.is_disproven() {
             c.hand = p.hand;
             return;
