@@ -769,7 +769,7 @@ fn proven_only_with(pos: &Position, with: &str, without: &str, cap: u64) -> [boo
 /// dragon's distant checks; with one chain over every square the search proves the nearer drops
 /// lost first and keeps its pn low meanwhile: no answer in 32 M nodes (KomoringHeights, with a
 /// chain per square, disproves the position before `G*7h` in 0.25 s). Splitting the chain
-/// behind a head that took more than 1 000 nodes undecided disproves it in about 4 M.
+/// behind a head that took more than 2 000 nodes undecided disproves it in about 4 M.
 #[test]
 fn a_stalled_drop_chain_lets_the_refutation_through() {
     let pos =

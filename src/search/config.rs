@@ -180,8 +180,9 @@ impl Default for SearchConfig {
             // Microcosmos 80.2 M, Zukou #8 unchanged; 1 unit: Zukou 0.97, Musou 1.09.
             ladder_cost: 8,
             ladder_plies: 64,
-            // Measured (`--pv none`, nodes, 10 s, 256 MiB, 1 000 vs 0, one run): README, *Ablation*.
-            stall_nodes: 1000,
+            // Measured (`--pv none`, nodes, 10 s, 256 MiB, against 0, 300 and 1 000, one run each):
+            // README, *Ablation*.
+            stall_nodes: 2000,
             promo_chains: true,
             // Measured side by side (one search per core, 30 s, 256 MiB, `--pv none`): Zukou's 101
             // solved 19.3 s vs 19.6 s, 142.8 M vs 144.3 M nodes, Kotobuki 0.82 M vs 1.00 M nodes,
