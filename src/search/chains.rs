@@ -437,7 +437,7 @@ mod tests {
                 let first = heads(s);
                 assert_eq!(first.len(), 1, "{spec}: one chain when fresh");
                 assert_eq!(s.stalled_splits, 0, "{spec}");
-                // The table: the head searched for 3 000 nodes so far, undecided.
+                // The table: the head searched for 4 000 nodes so far, undecided.
                 let m = s.children[first[0]].mv;
                 assert_eq!(m.to().to_string(), "3b");
                 let (board, _, _) = s.pos.keys_after(m);
@@ -447,7 +447,7 @@ mod tests {
                     dn: 5 * UNIT,
                     len: 0,
                     best: 0,
-                    amount: 3000,
+                    amount: 4000,
                     dep: Dependence::None,
                     path: 0,
                     or_node: true,

@@ -180,9 +180,10 @@ impl Default for SearchConfig {
             // Microcosmos 80.2 M, Zukou #8 unchanged; 1 unit: Zukou 0.97, Musou 1.09.
             ladder_cost: 8,
             ladder_plies: 64,
-            // Measured (`--pv none`, nodes, 10 s, 256 MiB, against 0, 300 and 1 000, one run each):
+            // Measured (`--pv none`, nodes, 10 s, 256 MiB, against 0, 300, 1 000 and 2 000, one run
+            // each; Zukou #8 within 30 s with 256 MiB and 1 GiB, which 1 000 and 2 000 miss):
             // README, *Ablation*.
-            stall_nodes: 2000,
+            stall_nodes: 3000,
             promo_chains: true,
             // Measured side by side (one search per core, 30 s, 256 MiB, `--pv none`): Zukou's 101
             // solved 19.3 s vs 19.6 s, 142.8 M vs 144.3 M nodes, Kotobuki 0.82 M vs 1.00 M nodes,
