@@ -226,9 +226,7 @@ impl Dfpn<'_> {
     /// Sound as every chain: each member is still in exactly one chain, so the node is proven only
     /// when every member is, and refuted only by a refuted active member.
     pub(super) fn split_stalled_drops(&mut self, base: usize, end: usize, ply: u32, path: u64) {
-        let stalled = |c: &Child| {
-            c.active && c.mv.is_drop() && c.next != NO_NEXT && c.pn != 0 && c.dn != 0 && c.stalled
-        };
+        let stalled = |c: &Child| open(c) && c.mv.is_drop() && c.next != NO_NEXT && c.stalled;
         let mut head = (base..end).find(|&i| stalled(&self.children[i]));
         while let Some(h) = head {
             let to = self.children[h].mv.to();
@@ -427,10 +425,7 @@ mod tests {
             after_check(sfen, spec, "6d3d", |s, path| {
                 let heads = |s: &crate::search::dfpn::Dfpn| -> Vec<usize> {
                     (0..s.children.len())
-                        .filter(|&i| {
-                            let c = &s.children[i];
-                            c.active && c.mv.is_drop() && c.pn != 0 && c.dn != 0
-                        })
+                        .filter(|&i| super::open(&s.children[i]) && s.children[i].mv.is_drop())
                         .collect()
                 };
                 s.expand(false, 1, path);
