@@ -498,6 +498,27 @@ fn the_line_of_the_proven_bound_is_read_after_the_budget_runs_out() {
     }
 }
 
+/// Each bound the line phase proves is read at once, searching where the table alone gives no line
+/// (`pv.rs`, `read_bound`): Zukou #16's first proof (17 562 nodes) reads as 27 plies; "mate within
+/// 25?" is proven at once, but its line ends in a mate in three the frontier proved without storing
+/// it. The next question is stopped by the user's 30 000-node limit, which leaves no budget for
+/// reading at the end: the answer used to be the first line of 27 plies beside a proven 25. Now it
+/// is the 25-ply line, and the bound claimed is its length. (A node count: the same on every
+/// machine.)
+#[test]
+fn each_proven_bound_is_read_while_its_entries_are_fresh() {
+    let pos = zukou_position("zuko016");
+    let mut solver = Solver::new(16);
+    let r = solve_at(&mut solver, &pos, PvLevel::MinLength, Some(30_000));
+    let MateOutcome::Mate(line) = &r.outcome else {
+        panic!("{:?} ({:?})", r.outcome, r.note);
+    };
+    assert!(verify_mate_line(&pos, line), "{line:?}");
+    assert!(!r.exact, "stopped by the node limit: {:?}", r.note);
+    assert_eq!(line.len(), 25, "{line:?} ({:?})", r.note);
+    assert_eq!(r.mate_bound, Some(25), "{:?}", r.note);
+}
+
 /// The first line backs out of a dead end: in this position (Zukou #44 after its 8th ply and the
 /// reply 2f2g) the table's shortest recorded mates lead the first line back to a position it has
 /// passed (the gold returning to 2g), and re-proving there with the line's positions barred finds

@@ -45,8 +45,9 @@ const POLL_INTERVAL: u64 = 1024;
 /// looking more often changes nothing a node count decides. (A clock read is some 20 ns.)
 const CLOCK_INTERVAL: u64 = 64;
 
-/// The node budget for reading a line after its phase spent its own (`budget_for_reading`).
-const READING_NODES: u64 = 100_000;
+/// The node budget for reading a line after its phase spent its own (`budget_for_reading`), or a
+/// bound's line the table alone does not give (`pv.rs`, `read_bound`).
+pub(super) const READING_NODES: u64 = 100_000;
 
 /// The table salt of a problem (see `Dfpn::salt`).
 fn problem_salt(pos: &Position, attacker: Color) -> u64 {

@@ -53,7 +53,7 @@
 //! A stop or time limit during the PV phase ends it with the best line proven so far, which is still a
 //! real mate (the caller verifies every line); the result says it is not known to be the shortest.
 
-use super::dfpn::{Dfpn, NodeResult, Seen};
+use super::dfpn::{Dfpn, NodeResult, READING_NODES, Seen};
 use super::frontier::is_interposition;
 use super::futile::{CANONICAL_SALT, futile_proof};
 use super::loops::next_path;
@@ -159,7 +159,7 @@ pub(super) fn extract(s: &mut Dfpn, level: PvLevel) -> Option<Line> {
     // The first line is the answer itself, not a refinement of it: rebuilding it (re-proving what
     // the table lost on the way, backing out of dead ends) has only the search's own limits, never
     // the phase budget, so that a proven root with time left does not end as "timeout".
-    let first = first_line(s)?;
+    let first = first::first_line(s)?;
     s.node_budget = s.phase_budget();
     let step = s.phase_step();
     let line = refine(s, level, step, first);
@@ -237,7 +237,7 @@ fn tighten(s: &mut Dfpn, bound: &mut u32, best: &mut Vec<Move>, step: Option<u64
             if guessing {
                 jump *= 2;
             }
-            if let Some(line) = walk(s, *bound, false, false) {
+            if let Some(line) = read_bound(s, *bound, phase_end) {
                 *best = line;
             }
             if !s.futile_skip {
@@ -263,6 +263,35 @@ fn tighten(s: &mut Dfpn, bound: &mut u32, best: &mut Vec<Move>, step: Option<u64
         }
     }
     *bound <= least
+}
+
+/// The line of the bound `bound` just proven from the root (`tighten`): from the table alone if it
+/// gives one; else searched again where entries are missing (the 3-ply frontier stores only its root's
+/// proof, and a large search loses entries), within `READING_NODES` more nodes and the phase's end
+/// `phase_end`. Read at once, while the bounded proof's entries are fresh: when a later question is
+/// stopped by the user's limit, no budget is left to read at the end, and the answer would be the
+/// first proof's line beside a much shorter proven bound (Zukou #8 at `go mate 30000` with 256 MiB:
+/// a 77-ply line for a proven mate in 43, each bound's table-only reading having failed).
+/// `None` (the caller keeps its line) if no line is read.
+fn read_bound(s: &mut Dfpn, bound: u32, phase_end: Option<u64>) -> Option<Vec<Move>> {
+    if let Some(line) = walk(s, bound, false, false) {
+        return Some(line);
+    }
+    let allowance = s.nodes.saturating_add(READING_NODES);
+    s.node_budget = Some(phase_end.map_or(allowance, |end| end.min(allowance)));
+    let line = walk(s, bound, false, true);
+    s.node_budget = phase_end;
+    // Only the allowance may end the reading here: the phase goes on unless a limit of its own or
+    // the user's was reached.
+    if s.aborted && !s.limit_reached() {
+        s.aborted = false;
+    }
+    log::debug!(
+        "pv: bound {bound} read by searching: {:?} plies, nodes {}",
+        line.as_ref().map(Vec::len),
+        s.nodes
+    );
+    line
 }
 
 /// Asks the root "mate within `plies`?" (a length-bounded search to the end or to a limit) and logs
@@ -642,139 +671,7 @@ fn and_step_longest(
     pick_or_search(s, at, k, search, pick)
 }
 
-/// The first line: the table's proof as it is (see the module comment). A child the table has lost
-/// (replaced or collected) is proven again on the spot. Leaves the position and the path set as it
-/// found them.
-fn first_line(search: &mut Dfpn) -> Option<Vec<Move>> {
-    let mut line: Vec<Move> = vec![];
-    let mut keys = vec![];
-    let result = first_walk(search, &mut line, &mut keys);
-    for (&m, k) in line.iter().rev().zip(keys.iter().rev()) {
-        search.path.remove(k);
-        search.pos.undo_move(m);
-    }
-    result.then_some(line)
-}
-
-fn first_walk(s: &mut Dfpn, line: &mut Vec<Move>, keys: &mut Vec<u64>) -> bool {
-    // The path key of each node of the line, and the checks found to lead nowhere at each OR node.
-    let mut paths = vec![s.root_path];
-    let mut dead: Vec<Vec<Move>> = vec![vec![]];
-    let mut backtracks = 0;
-    let mut moves = MoveList::new();
-    while line.len() < MAX_PV {
-        let path = *paths.last().expect("the root's path");
-        let or_node = s.is_or_node();
-        moves.clear();
-        if or_node {
-            generate_checks(&s.pos, &mut moves);
-        } else {
-            generate_evasions(&s.pos, &mut moves);
-            if moves.is_empty() {
-                return true;
-            }
-        }
-        let avoid = dead.last().expect("one list per node");
-        let mut pick = first_pick(s, &moves, or_node, path, avoid);
-        if pick.is_none() && !s.aborted {
-            // The table lost the proof: prove this node again, then look once more.
-            let r = s.mid(PN_MAX, PN_MAX, line.len() as u32, path, Seen::Before);
-            if r.pn == 0 {
-                let avoid = dead.last().expect("one list per node");
-                pick = first_pick(s, &moves, or_node, path, avoid);
-            }
-        }
-        let Some(m) = pick else {
-            // A dead end. Proofs hold on every path, but a line read from them may come back to a
-            // position it has passed: the table's shortest mate after a check may go through a
-            // position on the line (Zukou #44 after 2f2g: the checks read first lead back to it),
-            // and from here, with the line's positions barred, no mate is left. Back to the last
-            // check of the line, which is tried no more.
-            if s.aborted || backtracks == MAX_BACKTRACKS || s.user_limit_reached() {
-                return false;
-            }
-            backtracks += 1;
-            loop {
-                let Some(m) = line.pop() else {
-                    return false;
-                };
-                let k = keys.pop().expect("one key per move");
-                s.path.remove(&k);
-                s.pos.undo_move(m);
-                paths.pop();
-                dead.pop();
-                if s.is_or_node() {
-                    dead.last_mut().expect("one list per node").push(m);
-                    break;
-                }
-            }
-            continue;
-        };
-        s.pos.do_move(m);
-        let k = s.pos.key();
-        s.path.insert(k, line.len() as u32 + 1);
-        line.push(m);
-        keys.push(k);
-        paths.push(next_path(path, m));
-        dead.push(vec![]);
-    }
-    false
-}
-
-/// How many dead ends the first line may back out of before it gives up (the user's limits end it
-/// sooner). Each costs a few probes; a dead end deep in a long line backs out one check at a time
-/// through every OR node with a single proven check, so the cap must allow thousands: Starship
-/// Trooper (a classic long problem not in the repository) needed more than 64 for its 749-ply first
-/// line, and with 64 the proven root ended as `timeout`.
-const MAX_BACKTRACKS: u32 = 1 << 16;
-
-/// At an OR node the proven check with the shortest recorded mate, other than those in `avoid`; at an
-/// AND node the reply with the longest, provided every reply is proven. Moves back onto the line are
-/// skipped.
-fn first_pick(
-    s: &mut Dfpn,
-    moves: &MoveList,
-    or_node: bool,
-    path: u64,
-    avoid: &[Move],
-) -> Option<Move> {
-    let mut best: Option<(Move, u16)> = None;
-    for &m in moves.iter().filter(|m| !avoid.contains(m)) {
-        s.pos.do_move(m);
-        let repeated = s.path.contains_key(&s.pos.key());
-        let p = s.tt.probe(
-            s.tt_key(),
-            s.pos.hand(s.attacker),
-            next_path(path, m),
-            UNBOUNDED,
-        );
-        s.pos.undo_move(m);
-        if repeated {
-            continue;
-        }
-        if !p.is_proven() {
-            if or_node {
-                continue;
-            }
-            return None;
-        }
-        let better = match best {
-            None => true,
-            Some((_, len)) => {
-                if or_node {
-                    p.len < len
-                } else {
-                    p.len > len
-                }
-            }
-        };
-        if better {
-            best = Some((m, p.len));
-        }
-    }
-    best.map(|(m, _)| m)
-}
-
+mod first;
 mod ranking;
 #[cfg(test)]
 mod tests;
