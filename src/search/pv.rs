@@ -410,15 +410,9 @@ fn walk_from(s: &mut Dfpn, mut at: At, total: u32, exact: bool, search: bool) ->
         if line.len() >= MAX_PV || s.aborted {
             break false;
         }
-        let or_node = s.is_or_node();
-        moves.clear();
-        if or_node {
-            generate_checks(&s.pos, &mut moves);
-        } else {
-            generate_evasions(&s.pos, &mut moves);
-            if moves.is_empty() || (s.futile_skip && no_defence_left(s, &moves, at.ply)) {
-                break true;
-            }
+        let or_node = node_moves(s, &mut moves);
+        if !or_node && (moves.is_empty() || (s.futile_skip && no_defence_left(s, &moves, at.ply))) {
+            break true;
         }
         if k == 0 {
             break false;
@@ -470,6 +464,19 @@ fn walk_from(s: &mut Dfpn, mut at: At, total: u32, exact: bool, search: bool) ->
     }
     s.horizon = UNBOUNDED;
     ok.then_some(line)
+}
+
+/// The moves of a line's node into `moves`: the checks at an OR node, the evasions at an AND node.
+/// Returns whether the node is an OR node.
+fn node_moves(s: &Dfpn, moves: &mut MoveList) -> bool {
+    let or_node = s.is_or_node();
+    moves.clear();
+    if or_node {
+        generate_checks(&s.pos, moves);
+    } else {
+        generate_evasions(&s.pos, moves);
+    }
+    or_node
 }
 
 /// Whether `line` (legal from the root, checks and evasions) ends in a position where the defender is

@@ -3,9 +3,9 @@
 //! `pv.rs`'s module comment). Lost entries are proven again on the spot, and dead ends (a line that
 //! comes back to a position it has passed) are backed out of.
 
-use super::MAX_PV;
+use super::{MAX_PV, node_moves};
 use crate::position::Move;
-use crate::position::movegen::{MoveList, generate_checks, generate_evasions};
+use crate::position::movegen::MoveList;
 use crate::search::dfpn::{Dfpn, Seen};
 use crate::search::loops::next_path;
 use crate::search::numbers::PN_MAX;
@@ -33,15 +33,9 @@ fn first_walk(s: &mut Dfpn, line: &mut Vec<Move>, keys: &mut Vec<u64>) -> bool {
     let mut moves = MoveList::new();
     while line.len() < MAX_PV {
         let path = *paths.last().expect("the root's path");
-        let or_node = s.is_or_node();
-        moves.clear();
-        if or_node {
-            generate_checks(&s.pos, &mut moves);
-        } else {
-            generate_evasions(&s.pos, &mut moves);
-            if moves.is_empty() {
-                return true;
-            }
+        let or_node = node_moves(s, &mut moves);
+        if !or_node && moves.is_empty() {
+            return true;
         }
         let avoid = dead.last().expect("one list per node");
         let mut pick = first_pick(s, &moves, or_node, path, avoid);
