@@ -42,7 +42,8 @@
 //!    the fallback of the others.
 //! 2. An upper bound U: the root's recorded proof length (the proof is a mate tree of at most U plies).
 //! 3. `MinLength`: ask the root "mate within U − 2?" until the answer is no. Each yes brings a proof
-//!    and a new, smaller U; the final no makes U exact.
+//!    and a new, smaller U, whose line (as `UpperBound` reads it) is read at once, while the bounded
+//!    proof's entries are fresh; the final no makes U exact.
 //! 4. The line is read along exact values: at an OR node with value k, a check whose child is proven
 //!    within k − 1; at an AND node with value k, the reply that refuted "mate within k − 2" (the
 //!    table's best move of that bounded disproof), whose child is then proven within k − 1, so its
@@ -196,8 +197,8 @@ fn refine(s: &mut Dfpn, level: PvLevel, step: Option<u64>, first: Vec<Move>) -> 
 
 /// "Mate within d?" from the root, d below `bound`, until every length below `bound` is refuted (then
 /// `bound` is exact: returns true) or a limit stops it. Each yes lowers `bound` to the mate's length;
-/// `best` takes a line within it when the table gives one without searching. Each question may spend
-/// `step` nodes (within the phase's budget).
+/// `best` takes that bound's line at once (`read_bound`: from the table, else searched again within a
+/// small allowance). Each question may spend `step` nodes (within the phase's budget).
 ///
 /// Which d: a yes is cheap next to a no (a bounded search stops at its first mate, a refutation must
 /// look at every line), and a bounded search tends to find a mate near its bound, so asking only
