@@ -2,7 +2,7 @@
 //! 256-byte cluster of eight that the table is an array of.
 
 use crate::position::Hand;
-use crate::search::loops::Dependence;
+use crate::search::loops::{Dependence, NO_MATE_PLIES};
 use crate::search::numbers::PnDn;
 
 /// Entry flags.
@@ -36,6 +36,9 @@ pub(super) struct Entry {
     /// Path-dependent disproofs resting on a loop: the ply of the repeated position (clamped).
     pub(super) loop_ply: u16,
 }
+
+// `Entry::dependence`'s argument: no bounded search's bound reaches the 16-bit saturation.
+const _: () = assert!(crate::search::dfpn::HARD_MAX_PLY < u16::MAX as u32);
 
 impl Entry {
     /// A path-dependent disproof has pn = INF and dn = 0 by definition, and no best move or length:
@@ -90,8 +93,17 @@ impl Entry {
     #[inline(always)]
     pub(super) fn dependence(&self) -> Dependence {
         if self.is_within() {
+            // `len` holds the bound in 16 bits (`Table::store` saturates it). No bounded search
+            // reaches 65 535 plies (`HARD_MAX_PLY` is below), so a saturated bound can only be
+            // `NO_MATE_PLIES`, "no mate at any length" (a refutation that met no horizon), and reads
+            // back as that: read as 65 535, it looked like a refutation of the bound only, and
+            // shortest first asked again for every longer bound until its cap ran out (`deepen.rs`).
             Dependence::Within {
-                plies: self.len as u32,
+                plies: if self.len == u16::MAX {
+                    NO_MATE_PLIES
+                } else {
+                    self.len as u32
+                },
                 loop_at: None,
             }
         } else if !self.is_path_dependent() {

@@ -2,6 +2,7 @@
 
 use super::*;
 use crate::position::PieceKind;
+use crate::search::loops::NO_MATE_PLIES;
 
 fn hand(p: u8, g: u8) -> Hand {
     let mut h = Hand::EMPTY;
@@ -143,6 +144,33 @@ fn bounded_entries_answer_bounded_questions_only() {
     t.store(5, &p5);
     assert_eq!(t.used, used + 1);
     assert!(t.probe(5, hand(0, 1), 0, 13).is_proven());
+}
+
+/// A bounded search's "no mate at any length" (`NO_MATE_PLIES`, a refutation that met no horizon)
+/// is stored in 16 bits, saturated, and reads back as itself, not as "no mate within 65 535": the
+/// shortest-first search stops on it instead of asking every longer bound (`Entry::dependence`).
+/// A real bound reads back as it was stored.
+#[test]
+fn no_mate_at_any_length_reads_back_as_itself() {
+    let mut t = Table::new(1);
+    t.store(8, &bounded(hand(1, 0), INF, 0, NO_MATE_PLIES, 9));
+    let p = t.probe(8, hand(1, 0), 0, 9);
+    assert!(p.is_disproven());
+    assert_eq!(
+        p.dep,
+        Dependence::Within {
+            plies: NO_MATE_PLIES,
+            loop_at: None
+        }
+    );
+    t.store(9, &bounded(hand(1, 0), INF, 0, 60_000, 60_000));
+    assert_eq!(
+        t.probe(9, hand(1, 0), 0, 9).dep,
+        Dependence::Within {
+            plies: 60_000,
+            loop_at: None
+        }
+    );
 }
 
 /// A bounded disproof resting on a loop above the node holds on its path only, within its bound.
