@@ -134,8 +134,8 @@ mod tests {
         "ln2+Rg1nl/5g1k1/p2+B1p1gp/4p2R1/2pK2p2/P3P1P1P/3+b1PN2/5S3/L7L b 2SN7Pgs 81";
 
     /// Runs the root search with deepening on and a node cap of `cap`; returns how it ended, the
-    /// length deepening proved exact, and the root's proof length in the table.
-    fn run(sfen: &str, cap: u64) -> (RootResult, Option<u32>, Option<u32>) {
+    /// length deepening proved exact, the root's proof length in the table, and the nodes searched.
+    fn run(sfen: &str, cap: u64) -> (RootResult, Option<u32>, Option<u32>, u64) {
         let mut tt = Table::new(4);
         let config = SearchConfig {
             deepen_nodes: cap,
@@ -154,17 +154,18 @@ mod tests {
             result,
             s.exact_root,
             probe.is_proven().then_some(u32::from(probe.len)),
+            s.nodes,
         )
     }
 
     #[test]
     fn the_first_mate_found_is_the_shortest() {
-        let (result, exact, len) = run(MATE_IN_7, 10_000);
+        let (result, exact, len, _) = run(MATE_IN_7, 10_000);
         assert_eq!(result, RootResult::Proven);
         assert_eq!(exact, Some(7));
         assert_eq!(len, Some(7));
         // Proof first, the proof is a longer mate: the line phase has the shortening to do.
-        let (result, exact, len) = run(MATE_IN_7, 0);
+        let (result, exact, len, _) = run(MATE_IN_7, 0);
         assert_eq!(result, RootResult::Proven);
         assert_eq!(exact, None);
         assert!(len.is_some_and(|l| l > 7), "{len:?}");
@@ -173,7 +174,7 @@ mod tests {
     #[test]
     fn a_spent_cap_hands_over_to_the_proof() {
         // zukou.tsv `zuko002`, a mate in 21: deepening to 21 costs far more than 2 000 nodes.
-        let (result, exact, len) = run(
+        let (result, exact, len, _) = run(
             "9/9/3B3G1/6+p1n/7+p1/7k1/5BL1p/7G1/7+R+r b N2P2g4s2n3l13p 1",
             2_000,
         );
@@ -188,31 +189,16 @@ mod tests {
     /// its cap ran out (10 139 nodes for the whole solve; 445 now).
     #[test]
     fn no_mate_at_any_length_ends_deepening() {
-        let mut tt = Table::new(4);
-        let limits = SearchLimits::default();
-        let stop = AtomicBool::new(false);
-        let mut on_info = |_: &_| {};
-        let root = problem_position(
-            &Position::from_sfen("9/4k4/9/4P4/9/9/9/9/9 b G2r2b4s4n4l17p 1").unwrap(),
-        );
-        let mut s = Dfpn::new(
-            &mut tt,
-            root,
-            SearchConfig::default(),
-            &limits,
-            &stop,
-            &mut on_info,
-        );
-        s.deepen = true;
-        assert_eq!(s.run(), RootResult::Disproven);
-        assert_eq!(s.exact_root, None);
-        assert!(s.nodes < 2_000, "{} nodes", s.nodes);
+        let (result, exact, _, nodes) = run("9/4k4/9/4P4/9/9/9/9/9 b G2r2b4s4n4l17p 1", 10_000);
+        assert_eq!(result, RootResult::Disproven);
+        assert_eq!(exact, None);
+        assert!(nodes < 2_000, "{nodes} nodes");
     }
 
     #[test]
     fn no_mate_is_left_to_the_proof_search() {
         // A lone pawn in hand: every check is a pawn drop the king takes.
-        let (result, exact, _) = run("9/9/9/9/4k4/9/9/9/9 b P 1", 10_000);
+        let (result, exact, _, _) = run("9/9/9/9/4k4/9/9/9/9 b P 1", 10_000);
         assert_eq!(result, RootResult::Disproven);
         assert_eq!(exact, None);
     }
