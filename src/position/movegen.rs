@@ -621,15 +621,38 @@ fn legal_into(pos: &Position, list: &mut impl MoveSink) {
     push_drops(pos, list, us, !pos.occupied());
 }
 
+/// The king's evasions only (the side to move must be in check): the first part of
+/// `generate_evasions`, for a caller that often needs no other (`frontier::mated_in_two`).
+pub fn generate_king_evasions(pos: &Position, list: &mut MoveList) {
+    let us = pos.side_to_move();
+    if let Some(ksq) = pos.king_square(us) {
+        push_king_moves(pos, list, us, ksq, !pos.pieces(us));
+    }
+}
+
+/// The evasions by other pieces than the king (captures of a single checker, interpositions): the
+/// rest of `generate_evasions` after `generate_king_evasions`.
+pub fn generate_other_evasions(pos: &Position, list: &mut MoveList) {
+    let us = pos.side_to_move();
+    if let Some(ksq) = pos.king_square(us) {
+        other_evasions_into(pos, list, us, ksq);
+    }
+}
+
 #[inline(always)]
 fn evasions_into(pos: &Position, list: &mut impl MoveSink) {
     let us = pos.side_to_move();
     let Some(ksq) = pos.king_square(us) else {
         return;
     };
+    push_king_moves(pos, list, us, ksq, !pos.pieces(us));
+    other_evasions_into(pos, list, us, ksq);
+}
+
+#[inline(always)]
+fn other_evasions_into(pos: &Position, list: &mut impl MoveSink, us: Color, ksq: Square) {
     let checkers = pos.checkers();
     debug_assert!(checkers.is_not_empty());
-    push_king_moves(pos, list, us, ksq, !pos.pieces(us));
     if checkers.has_more_than_one() {
         return;
     }

@@ -15,9 +15,10 @@
 use super::hands::{and_proof_extra, before_proof};
 use super::mate1;
 use crate::position::movegen::{
-    MoveList, count_checks, count_evasion_groups, generate_checks, generate_evasions,
+    MoveList, count_checks, count_evasion_groups, generate_checks, generate_king_evasions,
+    generate_other_evasions,
 };
-use crate::position::{Bitboard, Color, Hand, Move, PieceKind, Position};
+use crate::position::{Bitboard, Color, Hand, Move, PieceKind, Position, Square};
 
 /// What a look at a new AND node (defender to move, in check) found.
 pub enum AndLook {
@@ -110,13 +111,22 @@ pub fn mate_in_three(
     generate_checks(pos, checks);
     *nodes += 1;
     let mut cut = false;
+    let mut killer = None;
     for &c in checks.iter() {
         pos.do_move(c);
         let proof = if on_path(pos.key()) {
             cut = true;
             None
         } else {
-            mated_in_two(pos, attacker, &on_path, evasions, nodes, &mut cut)
+            mated_in_two(
+                pos,
+                attacker,
+                &on_path,
+                evasions,
+                nodes,
+                &mut cut,
+                &mut killer,
+            )
         };
         pos.undo_move(c);
         if let Some((len, and_hand)) = proof {
@@ -132,6 +142,13 @@ pub fn mate_in_three(
 
 /// At an AND node: whether every evasion allows a mate in one; the mate's length and the node's
 /// proof hand.
+///
+/// The answer is usually no (in a bounded search's refutations, nearly always), and the evasion
+/// without a mate in one is nearly always a king move: measured on the short problem sets, 97 % of the
+/// refuting evasions. So the king's moves are generated and tried first, the others only when every
+/// king move is mated; and the king's destination that refuted the previous check (`killer`, kept
+/// by the caller across its checks) is tried before the others. The order changes the work, not the
+/// answer: every evasion is tried before a yes.
 pub(super) fn mated_in_two(
     pos: &mut Position,
     attacker: Color,
@@ -139,15 +156,12 @@ pub(super) fn mated_in_two(
     evasions: &mut MoveList,
     nodes: &mut u64,
     cut: &mut bool,
+    killer: &mut Option<Square>,
 ) -> Option<(u16, Hand)> {
-    evasions.clear();
-    generate_evasions(pos, evasions);
     *nodes += 1;
     let mut proof = and_proof_extra(pos, attacker);
-    if evasions.is_empty() {
-        return Some((0, proof));
-    }
-    for &e in evasions.iter() {
+    // Whether the evasion `e` allows a mate in one (and then its proof hand joins the node's).
+    let mut mated = |pos: &mut Position, e: Move, proof: &mut Hand| {
         pos.do_move(e);
         let mate = if on_path(pos.key()) {
             *cut = true;
@@ -156,7 +170,30 @@ pub(super) fn mated_in_two(
             mate1::mate_in_one(pos)
         };
         pos.undo_move(e);
-        proof = proof.max(mate?.1);
+        mate.map(|(_, hand)| *proof = proof.max(hand)).is_some()
+    };
+    evasions.clear();
+    generate_king_evasions(pos, evasions);
+    let kings = evasions.len();
+    let first = killer.and_then(|sq| evasions.iter().position(|e| e.to() == sq));
+    if let Some(i) = first {
+        evasions.as_mut_slice().swap(0, i);
+    }
+    for &e in evasions.iter() {
+        if !mated(pos, e, &mut proof) {
+            *killer = Some(e.to());
+            return None;
+        }
+    }
+    evasions.clear();
+    generate_other_evasions(pos, evasions);
+    if kings == 0 && evasions.is_empty() {
+        return Some((0, proof));
+    }
+    for &e in evasions.iter() {
+        if !mated(pos, e, &mut proof) {
+            return None;
+        }
     }
     Some((2, proof))
 }
@@ -164,7 +201,7 @@ pub(super) fn mated_in_two(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::position::movegen::count_evasions;
+    use crate::position::movegen::{count_evasions, generate_evasions};
 
     /// Generate-and-test over every line of three plies, without hands.
     fn reference(pos: &mut Position) -> Option<u16> {

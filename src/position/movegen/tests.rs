@@ -33,6 +33,23 @@ fn counts_and_checks_agree_with_the_full_lists() {
             generate_evasions(p, &mut ev);
             assert_eq!(ev.len(), all.len(), "{p:?}");
             assert_eq!(count_evasions(p), all.len(), "{p:?}");
+            // In two parts: the king's moves, then the others (the same moves in the same order).
+            let mut parts = MoveList::new();
+            generate_king_evasions(p, &mut parts);
+            assert!(
+                parts
+                    .iter()
+                    .all(|m| m.piece().kind() == PieceKind::King && !m.is_drop())
+            );
+            let mut others = MoveList::new();
+            generate_other_evasions(p, &mut others);
+            assert!(
+                others
+                    .iter()
+                    .all(|m| m.is_drop() || m.piece().kind() != PieceKind::King)
+            );
+            let split: Vec<Move> = parts.iter().chain(others.iter()).copied().collect();
+            assert_eq!(split, ev.to_vec(), "{p:?}");
             // Grouped: interpositions (moves by a piece other than the king onto the checking line)
             // count as one.
             let gap = check_gap(p);
