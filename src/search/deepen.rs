@@ -42,6 +42,7 @@ impl Dfpn<'_> {
         }
         // Nothing in the table yet: a failed deepening can put it back as it was (see above).
         let fresh = self.tt.entries_written() == 0;
+        self.deepening = true;
         let found = self.shortest_first(cap, u32::MAX, |s, d| {
             // The iteration's visit of the root (counted even where the frontier answers it).
             s.nodes += 1;
@@ -63,6 +64,7 @@ impl Dfpn<'_> {
                 _ => Bound::Stop,
             }
         });
+        self.deepening = false;
         if found.is_none() && fresh {
             self.tt.clear();
         }
@@ -136,11 +138,22 @@ mod tests {
     /// Runs the root search with deepening on and a node cap of `cap`; returns how it ended, the
     /// length deepening proved exact, the root's proof length in the table, and the nodes searched.
     fn run(sfen: &str, cap: u64) -> (RootResult, Option<u32>, Option<u32>, u64) {
+        run_with(sfen, cap, "").0
+    }
+
+    /// `run` with the switches `spec` (`SearchConfig::apply`); also returns how many looks the
+    /// look cache holds at the end.
+    fn run_with(
+        sfen: &str,
+        cap: u64,
+        spec: &str,
+    ) -> ((RootResult, Option<u32>, Option<u32>, u64), usize) {
         let mut tt = Table::new(4);
-        let config = SearchConfig {
+        let mut config = SearchConfig {
             deepen_nodes: cap,
             ..SearchConfig::default()
         };
+        config.apply(spec).unwrap();
         let limits = SearchLimits::default();
         let stop = AtomicBool::new(false);
         let mut on_info = |_: &_| {};
@@ -151,11 +164,27 @@ mod tests {
         let probe =
             s.tt.probe(s.tt_key(), s.pos.hand(s.attacker), s.root_path, UNBOUNDED);
         (
-            result,
-            s.exact_root,
-            probe.is_proven().then_some(u32::from(probe.len)),
-            s.nodes,
+            (
+                result,
+                s.exact_root,
+                probe.is_proven().then_some(u32::from(probe.len)),
+                s.nodes,
+            ),
+            s.looks.filled(),
         )
+    }
+
+    /// Deepening's bounded searches take the main search's initial numbers: with the look-ahead
+    /// (the default) their new children are looked at — the proof here is deepening's alone, so
+    /// every look in the cache is one of its own — and with lazy numbers none is.
+    #[test]
+    fn deepening_looks_ahead_like_the_main_search() {
+        let ((result, exact, _, _), looks) = run_with(MATE_IN_7, 10_000, "");
+        assert_eq!((result, exact), (RootResult::Proven, Some(7)));
+        assert!(looks > 0);
+        let ((result, exact, _, _), looks) = run_with(MATE_IN_7, 10_000, "init=unit");
+        assert_eq!((result, exact), (RootResult::Proven, Some(7)));
+        assert_eq!(looks, 0);
     }
 
     #[test]

@@ -171,6 +171,9 @@ pub(super) struct Dfpn<'a> {
     pub horizon: u32,
     /// Search shortest first before the proof (`deepen.rs`): set for `PvLevel::MinLength`.
     pub deepen: bool,
+    /// The shortest-first search before the proof is running (`deepen.rs`): its bounded searches
+    /// take the main search's initial numbers (`estimates.rs`).
+    pub(super) deepening: bool,
     /// The root's minimax length, when the shortest-first search found it.
     pub exact_root: Option<u32>,
     /// The shortest a mate from the root can be: every shorter bound was refuted ("no mate within
@@ -238,6 +241,7 @@ impl<'a> Dfpn<'a> {
             root_numbers: (0, 0),
             horizon: UNBOUNDED,
             deepen: false,
+            deepening: false,
             exact_root: None,
             least_mate: 1,
             children: Vec::with_capacity(1 << 16),
