@@ -470,7 +470,10 @@ impl<'a> Dfpn<'a> {
             && !self.spare
             && (seen == Seen::New || budget <= 2 || mate3)
         {
-            if let Some(r) = self.try_mate1() {
+            // A child the look-ahead saw has no mate in one (`Seen::NoMate1`): not asked again.
+            if seen != Seen::NoMate1
+                && let Some(r) = self.try_mate1()
+            {
                 return r;
             }
             // Mate in one is answered exactly, and an OR node's mates have odd lengths. (In the

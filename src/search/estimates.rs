@@ -186,6 +186,7 @@ mod tests {
     use super::*;
     use crate::search::node::Child;
     use crate::search::node::tests::{after_check, and_node};
+    use crate::search::numbers::PN_MAX;
 
     /// An AND node expanded twice before any child is searched: the second expansion takes every
     /// unsolved child's look from the cache, which holds exactly the counts the looks found (the
@@ -214,6 +215,25 @@ mod tests {
             assert_eq!(first, numbers(s));
             assert_eq!(s.pos.key(), key);
         });
+    }
+
+    /// In a bounded search too (deepening's, `deepen.rs`): the AND node after the check, three plies
+    /// from the horizon, answered by the 3-ply frontier at its children without asking mate in one
+    /// again where the look-ahead asked it.
+    #[test]
+    fn a_looked_at_child_is_not_asked_mate_in_one_again_in_a_bounded_search() {
+        let (sfen, check) = ("6k2/5L2S/5S3/3R5/9/9/9/9/9 b r2b4g2s4n3l18p 1", "6d3d");
+        let probes = |spec: &str| {
+            after_check(sfen, spec, check, |s, path| {
+                s.horizon = 5;
+                s.deepening = true;
+                let r = s.mid(PN_MAX, PN_MAX, 1, path, Seen::New);
+                assert!(r.pn == 0 || r.dn == 0, "{spec}: unsolved");
+                s.mate1_probes
+            })
+        };
+        assert_eq!(probes("init=look"), 0);
+        assert!(probes("init=unit") > 0);
     }
 
     /// The look-ahead asks mate-1 at every new OR child; the search, entering such a child later,
