@@ -148,7 +148,9 @@ pub fn mate_in_three(
 /// refuting evasions. So the king's moves are generated and tried first, the others only when every
 /// king move is mated; and the king's destination that refuted the previous check (`killer`, kept
 /// by the caller across its checks) is tried before the others. The order changes the work, not the
-/// answer: every evasion is tried before a yes.
+/// answer: every evasion is tried before a yes. (It may change `cut`, which only says that some line
+/// met the path: a refutation found before such a line is met holds on every path, one found after
+/// is merely searched again by the caller; both are sound.)
 pub(super) fn mated_in_two(
     pos: &mut Position,
     attacker: Color,
