@@ -172,7 +172,11 @@ pub(super) fn mated_in_two(
             mate1::mate_in_one(pos)
         };
         pos.undo_move(e);
-        mate.map(|(_, hand)| *proof = proof.max(hand)).is_some()
+        let Some((_, hand)) = mate else {
+            return false;
+        };
+        *proof = proof.max(hand);
+        true
     };
     evasions.clear();
     generate_king_evasions(pos, evasions);
