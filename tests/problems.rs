@@ -8,6 +8,7 @@ mod common;
 
 use common::{Expected, Problem, load_problems, two_pawns_on_a_file};
 use kanju::position::Position;
+use kanju::search::config::PHASE_STEP_MIN_NODES;
 use kanju::search::futile::Futile;
 use kanju::search::{
     MateOutcome, PvLevel, SearchConfig, SearchLimits, SolveResult, Solver, verify_mate_line,
@@ -496,6 +497,40 @@ fn the_line_of_the_proven_bound_is_read_after_the_budget_runs_out() {
             assert_eq!(r.canonical_length, Some(31), "{:?}", r.note);
         }
     }
+}
+
+/// A jump of the line phase that goes unanswered spends from the step of the question asked after it
+/// (`pv::tighten`): one step per bound decided. Zukou #82h (variant h), without the shortest-first
+/// search so that both solves share one proof: "mate within 21?" yes at once, the jump to 17 runs out
+/// of its quarter step (50 000 nodes), and "mate within 19?" gets the rest of the step, not a whole
+/// one more: the phase spends about one step (201 000 nodes), where it spent a step and a quarter
+/// (251 000).
+#[test]
+fn an_unanswered_jump_spends_from_the_next_question_s_step() {
+    let pos = zukou_position("zuko082h");
+    let mut solver = Solver::new(64);
+    let mut config = solver.config().clone();
+    config.apply("deepen=0").unwrap();
+    solver.set_config(config);
+    let proof = solve_at(&mut solver, &pos, PvLevel::None, None);
+    solver.clear();
+    let line = solve_at(&mut solver, &pos, PvLevel::MinLength, None);
+    let MateOutcome::Mate(moves) = &line.outcome else {
+        panic!("{:?}", line.outcome);
+    };
+    assert!(verify_mate_line(&pos, moves), "{moves:?}");
+    assert_eq!(moves.len(), 21, "{moves:?}");
+    assert!(
+        !line.exact,
+        "\"mate within 19?\" answered: pick another problem ({:?})",
+        line.note
+    );
+    // One step, beside the first yes and the reading (a few nodes).
+    let phase = line.nodes - proof.nodes;
+    assert!(
+        phase <= PHASE_STEP_MIN_NODES + 10_000,
+        "the phase spent {phase} nodes"
+    );
 }
 
 /// Each bound the line phase proves is read at once, searching where the table alone gives no line

@@ -112,6 +112,8 @@ pub(super) struct Dfpn<'a> {
     start: Instant,
     next_info: Duration,
     pub nodes: u64,
+    /// Nodes expanded (`nodes` also counts the look-ahead's and the frontier's).
+    pub expansions: u64,
     /// Nodes earlier solves spent on this same root with this same table (`Solver`): the phases
     /// after the proof take their budgets from all the work behind the answer, so that asking again
     /// does not give the line less search than the first time (the proof, found in the table, costs
@@ -216,6 +218,7 @@ impl<'a> Dfpn<'a> {
             start: Instant::now(),
             next_info: limits.info_interval.unwrap_or(Duration::MAX),
             nodes: 0,
+            expansions: 0,
             prior_nodes: 0,
             mate1_probes: 0,
             inferior_cuts: 0,
@@ -495,6 +498,7 @@ impl<'a> Dfpn<'a> {
             }
         }
         self.nodes += 1;
+        self.expansions += 1;
         let key = self.tt_key();
         let hand = self.pos.hand(self.attacker);
         let nodes_before = self.nodes;

@@ -78,9 +78,13 @@ const MAX_PV: usize = 10_000;
 // on Zukou (debug log of `pv`, 10 s cap) 253 shortening steps took 5.6 M nodes in all, while 69
 // refutations that ran out took 37.7 M and the 30 that succeeded 6.5 M (with the old budget, half
 // the proof's nodes and at least 500 000 for the whole phase). A bounded node costs about twice a
-// node of the main search (no look-ahead nodes among them), so a fifth of the proof's nodes per step
-// keeps the phase within half the proof's time on a long problem (Kotobuki: 1.4×, from about 2×). Every
-// problem of the short sets is made exact well within it.
+// node of the main search: the main search counts its look-ahead's and frontier's nodes too (3 to 6
+// of them per node expanded on Zukou, `Dfpn::expansions`), a bounded search only the nodes it
+// expands (Kotobuki, callgrind: ~10 900 instructions per expansion of the main search, ~6 600 per
+// bounded node). So a fifth of the proof's nodes per step keeps the phase within about half the
+// proof's time on a long problem, and a step is spent once per bound decided: a jump that goes
+// unanswered spends from the step of the question after it (`tighten`). Every problem of the short
+// sets is made exact well within it.
 
 /// How much work goes into the line after the proof.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -135,7 +139,7 @@ pub(super) struct Line {
 /// rebuilt within the limits. Each better mate length found is reported (`Dfpn::report_mate`). Leaves
 /// the position, the path set and the horizon as it found them.
 pub(super) fn extract(s: &mut Dfpn, level: PvLevel) -> Option<Line> {
-    log::debug!("pv: proof at nodes {}", s.nodes);
+    log::debug!("pv: proof at nodes {} expansions {}", s.nodes, s.expansions);
     // A proof holds whatever the depth limit, but the line it gives may be longer than the limit
     // (a proof found at ply p may be read at a deeper ply q through a transposition): reading and
     // re-proving lost nodes must not be cut by it.
@@ -206,9 +210,12 @@ fn refine(s: &mut Dfpn, level: PvLevel, step: Option<u64>, first: Vec<Move>) -> 
 /// mate in 13 the phase's budget ran out at 21 (`tests/cli/solve.rs`,
 /// `the_line_phase_jumps_to_a_much_shorter_mate`). So the jump below `bound` doubles after each yes
 /// (2, 4, 8, … plies), and a no refutes every length up to d at once: the shortest possible length
-/// `least` rises past it, and the next question halves what lies between. A jump gets a quarter of a step;
-/// one that ends unanswered ends the jumping, and the question is asked again as `bound` − 2, where
-/// the answers are cheapest; unanswered there, the phase ends.
+/// `least` rises past it, and the next question halves what lies between. A jump gets a quarter of a
+/// step; one that ends unanswered ends the jumping, and the question is asked again as `bound` − 2,
+/// where the answers are cheapest, with what is left of the step (a step per bound decided: the
+/// jump's guess and the question after it decide one bound, and on a long problem whose shorter
+/// mates cannot be refuted within any step, a whole step more after the jump was a quarter of the
+/// phase spent for nothing; Kotobuki 1 408 180 → 1 352 884 nodes). Unanswered there, the phase ends.
 fn tighten(s: &mut Dfpn, bound: &mut u32, best: &mut Vec<Move>, step: Option<u64>) -> bool {
     // Every length below `least` is refuted (mates from the root have odd lengths). Deepening's
     // refutations are of the strict game: the canonical game's mates may be shorter.
@@ -222,12 +229,18 @@ fn tighten(s: &mut Dfpn, bound: &mut u32, best: &mut Vec<Move>, step: Option<u64
     // Jumps are made until one goes unanswered (`SearchConfig::pv_jumps`).
     let mut guessing = s.config.pv_jumps;
     let phase_end = s.node_budget;
+    // Where the current step began: at the last answer (yes or no). A jump that goes unanswered
+    // spends from the step of the question asked after it.
+    let mut step_begun = s.nodes;
     while *bound > least && !s.aborted {
         let ask = bound.saturating_sub(jump).max(least);
         if let Some(step) = step {
-            // A jump is a guess: a quarter of a step, so that a wrong one costs little.
-            let step = if ask + 2 < *bound { step / 4 } else { step };
-            let step_end = s.nodes.saturating_add(step);
+            let step_end = if ask + 2 < *bound {
+                // A jump is a guess: a quarter of a step, so that a wrong one costs little.
+                s.nodes.saturating_add(step / 4)
+            } else {
+                step_begun.saturating_add(step)
+            };
             s.node_budget = Some(phase_end.map_or(step_end, |end| end.min(step_end)));
         }
         let r = mate_within(s, ask, "pv");
@@ -249,12 +262,14 @@ fn tighten(s: &mut Dfpn, bound: &mut u32, best: &mut Vec<Move>, step: Option<u64
                 };
                 s.report_mate(*bound, shown);
             }
+            step_begun = s.nodes;
         } else if r.dn == 0 {
             least = ask + 2;
             // Half of what lies between, an even number of plies (at least 2).
             if guessing {
                 jump = ((*bound - least) / 4 * 2).max(2);
             }
+            step_begun = s.nodes;
         } else if ask + 2 < *bound && !s.user_limit_reached() {
             s.aborted = false;
             guessing = false;
@@ -302,11 +317,12 @@ pub(super) fn mate_within(s: &mut Dfpn, plies: u32, phase: &str) -> NodeResult {
     let r = s.mid(PN_MAX, PN_MAX, 0, s.root_path, Seen::Before);
     s.horizon = UNBOUNDED;
     log::debug!(
-        "{phase}: mate within {plies}? pn {} dn {} len {} nodes {}",
+        "{phase}: mate within {plies}? pn {} dn {} len {} nodes {} expansions {}",
         r.pn,
         r.dn,
         r.len,
-        s.nodes
+        s.nodes,
+        s.expansions
     );
     r
 }
