@@ -20,7 +20,8 @@ use kanju::position::Position;
 use kanju::search::config::PHASE_STEP_MIN_NODES;
 use kanju::search::futile::Futile;
 use kanju::search::{
-    MateOutcome, PvLevel, SearchConfig, SearchLimits, SolveResult, Solver, verify_mate_line,
+    MateOutcome, PvLevel, SearchConfig, SearchInfo, SearchLimits, SolveResult, Solver,
+    verify_mate_line,
 };
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;

@@ -52,6 +52,29 @@ fn table_reuse_across_problems_is_sound() {
     }
 }
 
+/// `pos` solved on a cleared table within `time`, with a progress report every millisecond; beside
+/// the result, the largest value `watch` read from the reports.
+fn solve_watching<T: Ord + Default + Copy>(
+    solver: &mut Solver,
+    pos: &Position,
+    time: Duration,
+    watch: impl Fn(&SearchInfo) -> T,
+) -> (SolveResult, T) {
+    let limits = SearchLimits {
+        time: Some(time),
+        info_interval: Some(Duration::from_millis(1)),
+        ..SearchLimits::default()
+    };
+    let mut most = T::default();
+    solver.clear();
+    let r = solver
+        .solve(pos, &limits, &AtomicBool::new(false), &mut |info| {
+            most = most.max(watch(info))
+        })
+        .unwrap();
+    (r, most)
+}
+
 /// A table far smaller than the tree (1 MiB, some tens of thousands of entries, for a search of
 /// hundreds of thousands of nodes) still proves the problem, with a correct line: garbage collection
 /// runs (the progress reports count it) instead of the search failing when the table is full.
@@ -60,18 +83,7 @@ fn tiny_table_still_proves_a_medium_problem() {
     let mut solver = Solver::new(1);
     let id = "zuko003";
     let pos = zukou_position(id);
-    let limits = SearchLimits {
-        time: Some(Duration::from_secs(120)),
-        info_interval: Some(Duration::from_millis(1)),
-        ..SearchLimits::default()
-    };
-    let mut gcs = 0;
-    solver.clear();
-    let r = solver
-        .solve(&pos, &limits, &AtomicBool::new(false), &mut |info| {
-            gcs = gcs.max(info.gc_count)
-        })
-        .unwrap();
+    let (r, gcs) = solve_watching(&mut solver, &pos, Duration::from_secs(120), |i| i.gc_count);
     match r.outcome {
         MateOutcome::Mate(line) => assert!(verify_mate_line(&pos, &line), "{id}: {line:?}"),
         other => panic!("{id}: {other:?} after {} nodes", r.nodes),
@@ -123,18 +135,7 @@ fn a_chase_past_the_depth_limit_does_not_end_the_search() {
     let mut solver = solver_with_first_depth_limit(64, 8);
     for id in ["zuko002", "zuko003"] {
         let pos = zukou_position(id);
-        let limits = SearchLimits {
-            time: Some(LIMIT),
-            info_interval: Some(Duration::from_millis(1)),
-            ..SearchLimits::default()
-        };
-        let mut deepest = 0;
-        solver.clear();
-        let r = solver
-            .solve(&pos, &limits, &AtomicBool::new(false), &mut |info| {
-                deepest = deepest.max(info.max_ply)
-            })
-            .unwrap();
+        let (r, deepest) = solve_watching(&mut solver, &pos, LIMIT, |i| i.max_ply);
         match r.outcome {
             MateOutcome::Mate(line) => {
                 assert!(verify_mate_line(&pos, &line), "{id}: {line:?}");
