@@ -467,7 +467,14 @@ impl<'a> Dfpn<'a> {
         } else {
             self.config.pv_mate3 && (3..=4).contains(&budget)
         };
-        // The spare game wants mates with pieces left over, which mate-1 and mate-3 do not look for.
+        // The spare game wants mates with pieces left over: mate-1's counts where it leaves one.
+        if or_node
+            && self.spare
+            && self.config.mate1
+            && let Some(r) = self.spare_leaf(seen, budget)
+        {
+            return r;
+        }
         if or_node
             && self.config.mate1
             && !self.spare

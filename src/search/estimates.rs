@@ -161,8 +161,16 @@ impl Dfpn<'_> {
             }
         } else {
             match frontier::look_or(&mut self.pos, attacker).0 {
-                // Mate in one is no spare mate unless a piece is left: leave the child to the search.
-                OrLook::Mate(..) if self.spare => {}
+                // Mate in one is a spare mate if it leaves a piece in hand (`spare_mate1_proof`);
+                // otherwise another mate might: the child is left to the search.
+                OrLook::Mate(mv, _) if self.spare => {
+                    if let Some(proof) = self.spare_mate1_proof(mv) {
+                        self.tt
+                            .store(key, &Record::proof(proof, 1, mv.to_u16(), true));
+                        let c = &mut self.children[i];
+                        (c.pn, c.dn, c.len, c.hand) = (0, INF, 1, proof);
+                    }
+                }
                 OrLook::Mate(mv, proof) => {
                     self.tt
                         .store(key, &Record::proof(proof, 1, mv.to_u16(), true));

@@ -16,8 +16,10 @@
 //! its own. Hands stay sound: with more pieces the attacker can follow the same strategy against a
 //! defender holding less, and still ends with a piece in hand, so spare mates are monotone in the hand
 //! like mates, and every rule of `hands.rs` holds for them; the one new rule is the mated position's
-//! proof hand (`hands::spare_mate_proof`). Mate-in-one and the 3-ply frontier look for any mate, so the
-//! spare game does without them.
+//! proof hand (`hands::spare_mate_proof`). Mate-in-one and the 3-ply frontier look for any mate: the
+//! spare game takes mate-1's mate where it leaves a piece in hand (`Dfpn::try_spare_mate1`, and the
+//! look-ahead likewise) and does without the rest — their "no mate" says nothing of spare mates
+//! once the one mate they found is not one.
 //!
 //! ## The canonical game with spare mates (experimental: off by default)
 //! By default the ranking is applied to the printed line only, after the canonical search
@@ -136,7 +138,8 @@ fn test_here(s: &mut Dfpn, ply: u32, cap: u64, plies: u32) -> Spare {
     s.node_budget = Some(s.node_budget.map_or(cap, |b| b.min(cap)));
     s.max_ply = s.max_ply.saturating_sub(ply).max(2);
     let root_path = ROOT_PATH ^ key ^ s.salt;
-    let r = s.mid(PN_MAX, PN_MAX, 0, root_path, Seen::Before);
+    // `Seen::New`: the root may be a spare mate in one (`Dfpn::try_spare_mate1`).
+    let r = s.mid(PN_MAX, PN_MAX, 0, root_path, Seen::New);
     saved.restore(s);
     if s.aborted && !s.limit_reached() {
         // Only the test's own cap stopped it.
@@ -356,6 +359,42 @@ mod tests {
         ));
         // No mate at all: no spare mate.
         assert!(matches!(spare("8k/9/9/9/9/9/9/9/9 b P 1"), Spare::No(_)));
+    }
+
+    /// Mate in one in the spare game is mate-1's when it leaves a piece: R*1b with a pawn over is
+    /// proven at the test's root without generating its checks (proof hand: the rook and the pawn);
+    /// with the rook alone mate-1's mate is no spare one, and the search (which generates the checks
+    /// and finds no other mate) says no. Where mate-1 finds no mate at all, a test of spare mates
+    /// within two plies says no without generating the checks either.
+    #[test]
+    fn a_spare_mate_in_one_is_proven_by_mate_in_one() {
+        let test_within = |sfen: &str, plies: u32| {
+            let root = problem_position(&Position::from_sfen(sfen).unwrap());
+            let mut tt = Table::new(16);
+            let limits = SearchLimits::default();
+            let stop = AtomicBool::new(false);
+            let mut on_info = |_: &SearchInfo| {};
+            let config = SearchConfig::default();
+            let mut s = Dfpn::new(&mut tt, root, config, &limits, &stop, &mut on_info);
+            let r = test_here(&mut s, 0, 10_000, plies);
+            (r, s.expansions, s.mate1_probes)
+        };
+        let test = |sfen: &str| test_within(sfen, crate::search::tt::UNBOUNDED);
+        let mut rook_pawn = Hand::EMPTY;
+        rook_pawn.set_count(crate::position::PieceKind::Rook, 1);
+        rook_pawn.set_count(crate::position::PieceKind::Pawn, 1);
+        assert_eq!(
+            test("7lk/7p1/8G/9/9/9/9/9/9 b RP 1"),
+            (Spare::Yes(rook_pawn), 0, 1)
+        );
+        let (r, expansions, _) = test("7lk/7p1/8G/9/9/9/9/9/9 b R 1");
+        assert!(matches!(r, Spare::No(_)));
+        assert!(expansions > 0);
+        // P*1b checks, but the king takes it: no mate in one, so none within two plies (a bounded
+        // "no" that the test reports as no answer: `test_here` says no only for every length).
+        let (r, expansions, probes) = test_within("8k/9/9/9/9/9/9/9/9 b P 1", 2);
+        assert_eq!(r, Spare::Unknown);
+        assert_eq!((expansions, probes), (0, 1));
     }
 
     /// The surplus witness reads the ordinary game's proof: R*1b mates with the rook alone, so a pawn

@@ -2,12 +2,14 @@
 //! (Kaneko et al.), and the bounded searches' "no mate within d" where the frontier answers it
 //! exactly. Each stores its result and returns it as the node's.
 
-use super::{Dfpn, NodeResult};
-use crate::search::frontier;
+use super::{Dfpn, NodeResult, Seen};
+use crate::position::{Hand, Move};
+use crate::search::hands;
 use crate::search::loops::Dependence;
 use crate::search::mate1;
 use crate::search::numbers::INF;
 use crate::search::tt::Record;
+use crate::search::{frontier, futile};
 
 impl Dfpn<'_> {
     /// At a new OR node: mate in one, found without generating the checks, proves it at once.
@@ -24,6 +26,63 @@ impl Dfpn<'_> {
             hand: proof,
             dep: Dependence::None,
         })
+    }
+
+    /// At an OR node of the spare game (`spare.rs`), before its moves are generated: a mate in one
+    /// that leaves the attacker a piece in hand proves it at once; no mate in one at all answers a
+    /// bounded search's "mate within 2?" no, as in the ordinary game (no mate is no spare mate).
+    /// Mate-1 finds one mating move: when that one mates with an empty hand another might not, and
+    /// the node is searched as usual. Asked where the ordinary game asks mate-1 without mate-3:
+    /// at new nodes, and two plies or less above a bounded search's horizon.
+    pub(super) fn spare_leaf(&mut self, seen: Seen, budget: u32) -> Option<NodeResult> {
+        if seen != Seen::New && budget > 2 {
+            return None;
+        }
+        // A child the look-ahead saw has no mate in one (`Seen::NoMate1`).
+        let mated = seen != Seen::NoMate1 && {
+            self.mate1_probes += 1;
+            match mate1::mate_in_one(&mut self.pos) {
+                Some((m, _)) => {
+                    if let Some(proof) = self.spare_mate1_proof(m) {
+                        let key = self.tt_key();
+                        self.tt
+                            .store(key, &Record::proof(proof, 1, m.to_u16(), true));
+                        return Some(NodeResult {
+                            pn: 0,
+                            dn: INF,
+                            len: 1,
+                            hand: proof,
+                            dep: Dependence::None,
+                        });
+                    }
+                    true
+                }
+                None => false,
+            }
+        };
+        // (In the canonical game, which spare tests play, a check answered only by futile drops
+        // mates too: mate-1's "none" holds only where no check is, as in `mid`.)
+        if !mated && budget <= 2 && !(self.futile_skip && futile::may_mate_in_one(self)) {
+            return Some(self.bounded_disproof(2));
+        }
+        None
+    }
+
+    /// The spare game's proof hand at the current OR node of the mate in one `m` (a legal check
+    /// after which the defender has no move, a pawn drop excepted), or `None` when `m` leaves the
+    /// attacker's hand empty (a mate, but no spare one).
+    ///
+    /// Argument: after `m` the defender is mated; `hands::spare_mate_proof` gives a hand H such that
+    /// every attacker hand covering it there is a mate with a piece left (its own argument), and
+    /// `hands::before_proof` the hand before `m` from which `m` is playable and reaches a hand
+    /// covering H (its argument) — the rules of every OR node, in the game where only spare mates
+    /// count.
+    pub(in crate::search) fn spare_mate1_proof(&mut self, m: Move) -> Option<Hand> {
+        self.pos.do_move(m);
+        let extra = hands::and_proof_extra(&self.pos, self.attacker);
+        let child = hands::spare_mate_proof(self.pos.hand(self.attacker), extra);
+        self.pos.undo_move(m);
+        Some(hands::before_proof(&self.pos, m, child?))
     }
 
     /// At an OR node without mate in one: the 3-ply search (`frontier::mate_in_three`). A mate found
