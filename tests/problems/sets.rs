@@ -70,6 +70,41 @@ fn nomate_rows_are_proven_nomate() {
     }
 }
 
+/// No-mate positions derived from Zukou and YaneuraOu's mates in 7 (`nomate-derived.tsv`) that
+/// KomoringHeights, an independent solver, also proves no mate: those kanju decides in under a
+/// million nodes must come out no mate within four times that (a mate claim would contradict both
+/// the other solver and the line check).
+#[test]
+fn derived_nomates_agree_with_an_independent_solver() {
+    let ids = [
+        "zuko003-p0-mN",
+        "zuko017-p0-mN",
+        "zuko028-p0-mN",
+        "zuko034-p0-mN",
+        "zuko035-p0-mB",
+        "zuko040-p0-mN",
+        "zuko044-p0-mN",
+        "zuko070-p0-mB",
+        "zuko084-p0-mN",
+        "zuko084-p0-mP",
+        "zuko100-p0-mP",
+    ];
+    let mut solver = Solver::new(64);
+    let mut checked = 0;
+    for p in load_problems("nomate-derived.tsv") {
+        if !ids.contains(&p.id.as_str()) {
+            continue;
+        }
+        assert!(p.note.contains("and by KomoringHeights"), "{}", p.id);
+        let pos = Position::from_sfen(&p.sfen).unwrap();
+        solver.clear();
+        let r = solve_at(&mut solver, &pos, PvLevel::None, Some(4_000_000));
+        assert_eq!(r.outcome, MateOutcome::NoMate, "{}", p.id);
+        checked += 1;
+    }
+    assert_eq!(checked, ids.len());
+}
+
 /// Zukou problems that take well under a second: long mates (15 to 51 plies) with many
 /// interpositions. Their recorded lengths follow the futile-interposition rule, not strict minimax, so
 /// only the line's validity is asserted.
