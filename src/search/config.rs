@@ -63,6 +63,7 @@ pub struct SearchConfig {
     /// table counts them) without being decided is split before its next square (`chains.rs`,
     /// `split_stalled_drops`); 0 never splits.
     pub stall_nodes: u32,
+    pub surplus: bool,
     /// A defender's non-promotion is tried only after the promotion of the same move is proven.
     pub promo_chains: bool,
     /// Sequential chains of alike board-move defences (`chains.rs`, `link_moves`): interpositions on
@@ -184,6 +185,7 @@ impl Default for SearchConfig {
             // each; Zukou #8 within 30 s with 256 MiB and 1 GiB, which 1 000 and 2 000 miss):
             // README, *Ablation*.
             stall_nodes: 3000,
+            surplus: true,
             promo_chains: true,
             // Measured side by side (one search per core, 30 s, 256 MiB, `--pv none`): Zukou's 101
             // solved 19.3 s vs 19.6 s, 142.8 M vs 144.3 M nodes, Kotobuki 0.82 M vs 1.00 M nodes,
@@ -269,6 +271,7 @@ impl SearchConfig {
             ladder_cost: 0,
             ladder_plies: 0,
             stall_nodes: 0,
+            surplus: false,
             promo_chains: false,
             move_chains: false,
             defer_drops: false,
@@ -394,6 +397,7 @@ impl SearchConfig {
                 "ladder" => self.ladder_cost = number()?,
                 "ladderplies" => self.ladder_plies = number()?,
                 "stall" => self.stall_nodes = number()?,
+                "surplus" => self.surplus = flag()?,
                 "promochains" => self.promo_chains = flag()?,
                 "movechains" => self.move_chains = flag()?,
                 "deferdrops" => self.defer_drops = flag()?,

@@ -261,11 +261,20 @@ impl Dfpn<'_> {
         let mut p = self.tt.probe(key, child_hand, child_path, budget);
         if self.spare && !p.found {
             // No mate at all is no spare mate either: the main search's general disproofs hold here.
+            // A mate with pieces over is one: a proof there within the child's budget whose proof
+            // hand the child's hand exceeds (`spare::surplus_proof`, which has the argument).
             let q = self
                 .tt
                 .probe(board_key ^ self.main_salt, child_hand, 0, UNBOUNDED);
             if q.is_disproven() && q.dep.is_general() {
                 p = q;
+            } else if self.config.surplus
+                && q.is_proven()
+                && u32::from(q.len) <= budget
+                && let Some(proof) = super::spare::surplus_proof(child_hand, q.hand)
+            {
+                p = q;
+                p.hand = proof;
             }
         }
         (c.pn, c.dn, c.len, c.dep) = (p.pn, p.dn, p.len, p.dep);

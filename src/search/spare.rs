@@ -168,12 +168,21 @@ fn surplus_witness(s: &Dfpn, plies: u32) -> Option<Hand> {
     let hand = s.pos.hand(s.attacker);
     let key = s.pos.board_key() ^ s.main_salt;
     let p = s.tt.probe(key, hand, 0, plies);
-    if !p.is_proven() || u32::from(p.len) > plies || !hand.covers(p.hand) {
+    if !p.is_proven() || u32::from(p.len) > plies {
         return None;
     }
-    let surplus = hand.saturating_sub(p.hand);
-    let k = surplus.kinds().next()?;
-    Some(p.hand.added(k))
+    surplus_proof(hand, p.hand)
+}
+
+/// The spare game's proof hand of a position the ordinary game proves with proof hand `proof`, where
+/// the attacker holds `hand`: `proof` plus one piece `hand` has over it, if `hand` covers `proof` and
+/// exceeds it (`surplus_witness` has the argument, for either side to move).
+pub(super) fn surplus_proof(hand: Hand, proof: Hand) -> Option<Hand> {
+    if !hand.covers(proof) {
+        return None;
+    }
+    let k = hand.saturating_sub(proof).kinds().next()?;
+    Some(proof.added(k))
 }
 
 /// Whether a spare test already answered yes for the reply `m` from the current AND node (the table of

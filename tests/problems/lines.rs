@@ -263,3 +263,27 @@ fn a_drop_captured_and_mated_without_is_not_the_main_line() {
     assert_eq!(r.canonical_length, Some(13), "{line:?}");
     assert_eq!(line[5].to_usi(), "5f4g", "{line:?}");
 }
+
+/// Spare tests read the ordinary game's proofs at every node they search, not only at their root
+/// (`spare::surplus_proof`): a position the main search proved with a smaller hand than the test
+/// holds there is a spare mate. Zukou #69: the test of the king's reply 7i6h (the line's sixth move)
+/// says yes in 192 nodes with the proofs read, and has no answer within its cap of 8 192 without
+/// them (debug log of `pv::ranking`); the line is then the recorded 13 plies, else 19.
+#[test]
+fn spare_tests_read_the_ordinary_game_s_proofs_at_every_node() {
+    let pos = zukou_position("zuko069");
+    for (surplus, len) in [(true, 13), (false, 19)] {
+        let mut solver = Solver::new(64);
+        solver.set_config(kanju::search::SearchConfig {
+            surplus,
+            ..Default::default()
+        });
+        solver.set_futile(Futile::Skip);
+        let r = solve_at(&mut solver, &pos, PvLevel::MinLength, None);
+        let MateOutcome::Mate(line) = &r.outcome else {
+            panic!("surplus={surplus}: {:?}", r.outcome);
+        };
+        assert!(verify_mate_line(&pos, line), "{line:?}");
+        assert_eq!(r.canonical_length, Some(len), "surplus={surplus}: {line:?}");
+    }
+}
