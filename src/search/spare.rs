@@ -334,25 +334,14 @@ fn refutes_a_bound(dep: Dependence) -> bool {
 mod tests {
     use super::*;
     use crate::position::Position;
-    use crate::search::config::SearchConfig;
     use crate::search::hands::spare_mate_proof;
-    use crate::search::tt::Table;
-    use crate::search::{SearchInfo, SearchLimits, problem_position};
-    use std::sync::atomic::AtomicBool;
+    use crate::search::node::tests::fresh_search;
 
     /// The spare test of a tsume position (attacker to move).
     fn spare(sfen: &str) -> Spare {
-        let root = problem_position(&Position::from_sfen(sfen).unwrap());
-        let config = SearchConfig {
-            spare_test_nodes: 200_000,
-            ..SearchConfig::default()
-        };
-        let mut tt = Table::new(16);
-        let limits = SearchLimits::default();
-        let stop = AtomicBool::new(false);
-        let mut on_info = |_: &SearchInfo| {};
-        let mut s = Dfpn::new(&mut tt, root, config, &limits, &stop, &mut on_info);
-        test_here(&mut s, 0, 200_000, crate::search::tt::UNBOUNDED)
+        fresh_search(sfen, "default", |s| {
+            test_here(s, 0, 200_000, crate::search::tt::UNBOUNDED)
+        })
     }
 
     #[test]
@@ -378,15 +367,10 @@ mod tests {
     #[test]
     fn a_spare_mate_in_one_is_proven_by_mate_in_one() {
         let test_within = |sfen: &str, plies: u32| {
-            let root = problem_position(&Position::from_sfen(sfen).unwrap());
-            let mut tt = Table::new(16);
-            let limits = SearchLimits::default();
-            let stop = AtomicBool::new(false);
-            let mut on_info = |_: &SearchInfo| {};
-            let config = SearchConfig::default();
-            let mut s = Dfpn::new(&mut tt, root, config, &limits, &stop, &mut on_info);
-            let r = test_here(&mut s, 0, 10_000, plies);
-            (r, s.expansions, s.mate1_probes)
+            fresh_search(sfen, "default", |s| {
+                let r = test_here(s, 0, 10_000, plies);
+                (r, s.expansions, s.mate1_probes)
+            })
         };
         let test = |sfen: &str| test_within(sfen, crate::search::tt::UNBOUNDED);
         let mut rook_pawn = Hand::EMPTY;
@@ -412,18 +396,13 @@ mod tests {
     #[test]
     fn a_proof_with_a_smaller_hand_witnesses_a_spare_mate() {
         let witness = |sfen: &str, prove: bool| {
-            let root = problem_position(&Position::from_sfen(sfen).unwrap());
-            let hand = root.hand(crate::position::Color::Black);
-            let mut tt = Table::new(16);
-            let limits = SearchLimits::default();
-            let stop = AtomicBool::new(false);
-            let mut on_info = |_: &SearchInfo| {};
-            let config = SearchConfig::default();
-            let mut s = Dfpn::new(&mut tt, root, config, &limits, &stop, &mut on_info);
-            if prove {
-                s.run();
-            }
-            (surplus_witness(&s, crate::search::tt::UNBOUNDED), hand)
+            fresh_search(sfen, "default", |s| {
+                let hand = s.pos.hand(crate::position::Color::Black);
+                if prove {
+                    s.run();
+                }
+                (surplus_witness(s, crate::search::tt::UNBOUNDED), hand)
+            })
         };
         let (w, hand) = witness("7lk/7p1/8G/9/9/9/9/9/9 b RP 1", true);
         assert_eq!(w, Some(hand), "the rook mates, the pawn is left over");
