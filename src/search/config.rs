@@ -63,7 +63,6 @@ pub struct SearchConfig {
     /// table counts them) without being decided is split before its next square (`chains.rs`,
     /// `split_stalled_drops`); 0 never splits.
     pub stall_nodes: u32,
-    pub surplus: bool,
     /// A defender's non-promotion is tried only after the promotion of the same move is proven.
     pub promo_chains: bool,
     /// Sequential chains of alike board-move defences (`chains.rs`, `link_moves`): interpositions on
@@ -115,6 +114,9 @@ pub struct SearchConfig {
     /// The node cap of one spare test in the canonical game (`spare.rs`: is a reply answered by a mate
     /// with pieces to spare?); 0: no spare tests, only the futile-drop rule.
     pub spare_test_nodes: u64,
+    /// The spare game reads the ordinary game's proofs at every node it searches: a position proven
+    /// there with a proof hand its hand exceeds is a spare mate (`spare::surplus_proof`).
+    pub surplus: bool,
     /// The futile-interposition rule of the canonical game (`futile.rs`): 0, the narrow rule (the
     /// checker captures and only drops are left); otherwise the composers' rule (the checker captures
     /// and the attacker mates without the captured piece), each test a strict mate search capped at
@@ -445,7 +447,7 @@ impl fmt::Display for SearchConfig {
         let on = |b: bool| if b { "on" } else { "off" };
         write!(
             f,
-            "agg={},eps={},edge={},edgeplies={},chains={},ladder={},ladderplies={},stall={},promochains={},movechains={},deferdrops={},deferkeep={},blowup={},mate1={},mate3={},pvmate3={},pvjumps={},init={},distance={},inferior={},pump={},pumpchecks={},ties={},maxply={},phasebudget={},sparetest={},futiletest={},ranktest={},deepen={}",
+            "agg={},eps={},edge={},edgeplies={},chains={},ladder={},ladderplies={},stall={},promochains={},movechains={},deferdrops={},deferkeep={},blowup={},mate1={},mate3={},pvmate3={},pvjumps={},init={},distance={},inferior={},pump={},pumpchecks={},ties={},maxply={},phasebudget={},sparetest={},surplus={},futiletest={},ranktest={},deepen={}",
             match self.aggregation {
                 Aggregation::Sum => "sum".to_string(),
                 Aggregation::Weak(g) =>
@@ -484,6 +486,7 @@ impl fmt::Display for SearchConfig {
             self.max_ply,
             self.phase_budget_pct,
             self.spare_test_nodes,
+            on(self.surplus),
             self.futile_test_nodes,
             self.ranking_test_nodes,
             self.deepen_nodes
