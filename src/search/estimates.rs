@@ -161,20 +161,21 @@ impl Dfpn<'_> {
             }
         } else {
             match frontier::look_or(&mut self.pos, attacker).0 {
-                // Mate in one is a spare mate if it leaves a piece in hand (`spare_mate1_proof`);
-                // otherwise another mate might: the child is left to the search.
-                OrLook::Mate(mv, _) if self.spare => {
-                    if let Some(proof) = self.spare_mate1_proof(mv) {
+                OrLook::Mate(mv, proof) => {
+                    // In the spare game a mate in one counts if it leaves a piece in hand
+                    // (`spare_mate1_proof`); otherwise another mate might: the child is left to
+                    // the search.
+                    let proof = if self.spare {
+                        self.spare_mate1_proof(mv)
+                    } else {
+                        Some(proof)
+                    };
+                    if let Some(proof) = proof {
                         self.tt
                             .store(key, &Record::proof(proof, 1, mv.to_u16(), true));
                         let c = &mut self.children[i];
                         (c.pn, c.dn, c.len, c.hand) = (0, INF, 1, proof);
                     }
-                }
-                OrLook::Mate(mv, proof) => {
-                    self.tt
-                        .store(key, &Record::proof(proof, 1, mv.to_u16(), true));
-                    (c.pn, c.dn, c.len, c.hand) = (0, INF, 1, proof);
                 }
                 OrLook::Checks(0) => {
                     let d = hands::no_check_disproof(&self.pos, attacker);

@@ -17,9 +17,10 @@
 //! defender holding less, and still ends with a piece in hand, so spare mates are monotone in the hand
 //! like mates, and every rule of `hands.rs` holds for them; the one new rule is the mated position's
 //! proof hand (`hands::spare_mate_proof`). Mate-in-one and the 3-ply frontier look for any mate: the
-//! spare game takes mate-1's mate where it leaves a piece in hand (`Dfpn::try_spare_mate1`, and the
-//! look-ahead likewise) and does without the rest — their "no mate" says nothing of spare mates
-//! once the one mate they found is not one.
+//! spare game takes mate-1's mate where it leaves a piece in hand, and its "no mate in one" (no mate
+//! is no spare mate) two plies above a bounded test's horizon (`Dfpn::spare_leaf`; the look-ahead
+//! likewise); a mate-1 mate with an empty hand decides nothing (another mate might leave a piece),
+//! and the 3-ply frontier is not used.
 //!
 //! ## The canonical game with spare mates (experimental: off by default)
 //! By default the ranking is applied to the printed line only, after the canonical search
@@ -138,7 +139,7 @@ fn test_here(s: &mut Dfpn, ply: u32, cap: u64, plies: u32) -> Spare {
     s.node_budget = Some(s.node_budget.map_or(cap, |b| b.min(cap)));
     s.max_ply = s.max_ply.saturating_sub(ply).max(2);
     let root_path = ROOT_PATH ^ key ^ s.salt;
-    // `Seen::New`: the root may be a spare mate in one (`Dfpn::try_spare_mate1`).
+    // `Seen::New`: the root may be a spare mate in one (`Dfpn::spare_leaf`).
     let r = s.mid(PN_MAX, PN_MAX, 0, root_path, Seen::New);
     saved.restore(s);
     if s.aborted && !s.limit_reached() {

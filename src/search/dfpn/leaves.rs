@@ -16,16 +16,21 @@ impl Dfpn<'_> {
     pub(super) fn try_mate1(&mut self) -> Option<NodeResult> {
         self.mate1_probes += 1;
         let (m, proof) = mate1::mate_in_one(&mut self.pos)?;
+        Some(self.mated_in_one(m, proof))
+    }
+
+    /// The current OR node mates in one by `m` with proof hand `proof`: stored and returned.
+    fn mated_in_one(&mut self, m: Move, proof: Hand) -> NodeResult {
         let key = self.tt_key();
         self.tt
             .store(key, &Record::proof(proof, 1, m.to_u16(), true));
-        Some(NodeResult {
+        NodeResult {
             pn: 0,
             dn: INF,
             len: 1,
             hand: proof,
             dep: Dependence::None,
-        })
+        }
     }
 
     /// At an OR node of the spare game (`spare.rs`), before its moves are generated: a mate in one
@@ -44,16 +49,7 @@ impl Dfpn<'_> {
             match mate1::mate_in_one(&mut self.pos) {
                 Some((m, _)) => {
                     if let Some(proof) = self.spare_mate1_proof(m) {
-                        let key = self.tt_key();
-                        self.tt
-                            .store(key, &Record::proof(proof, 1, m.to_u16(), true));
-                        return Some(NodeResult {
-                            pn: 0,
-                            dn: INF,
-                            len: 1,
-                            hand: proof,
-                            dep: Dependence::None,
-                        });
+                        return Some(self.mated_in_one(m, proof));
                     }
                     true
                 }
