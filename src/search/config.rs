@@ -117,6 +117,9 @@ pub struct SearchConfig {
     /// The spare game reads the ordinary game's proofs at every node it searches: a position proven
     /// there with a proof hand its hand exceeds is a spare mate (`spare::surplus_proof`).
     pub surplus: bool,
+    /// The canonical game reads the strict game's proofs: a position proven there within a node's
+    /// length budget is a canonical mate within it (`Dfpn::strict_proof_within`, `futile.rs`).
+    pub strict_proofs: bool,
     /// The futile-interposition rule of the canonical game (`futile.rs`): 0, the narrow rule (the
     /// checker captures and only drops are left); otherwise the composers' rule (the checker captures
     /// and the attacker mates without the captured piece), each test a strict mate search capped at
@@ -188,6 +191,7 @@ impl Default for SearchConfig {
             // README, *Ablation*.
             stall_nodes: 3000,
             surplus: true,
+            strict_proofs: true,
             promo_chains: true,
             // Measured side by side (one search per core, 30 s, 256 MiB, `--pv none`): Zukou's 101
             // solved 19.3 s vs 19.6 s, 142.8 M vs 144.3 M nodes, Kotobuki 0.82 M vs 1.00 M nodes,
@@ -274,6 +278,7 @@ impl SearchConfig {
             ladder_plies: 0,
             stall_nodes: 0,
             surplus: false,
+            strict_proofs: false,
             promo_chains: false,
             move_chains: false,
             defer_drops: false,
@@ -400,6 +405,7 @@ impl SearchConfig {
                 "ladderplies" => self.ladder_plies = number()?,
                 "stall" => self.stall_nodes = number()?,
                 "surplus" => self.surplus = flag()?,
+                "strictproofs" => self.strict_proofs = flag()?,
                 "promochains" => self.promo_chains = flag()?,
                 "movechains" => self.move_chains = flag()?,
                 "deferdrops" => self.defer_drops = flag()?,
@@ -447,7 +453,7 @@ impl fmt::Display for SearchConfig {
         let on = |b: bool| if b { "on" } else { "off" };
         write!(
             f,
-            "agg={},eps={},edge={},edgeplies={},chains={},ladder={},ladderplies={},stall={},promochains={},movechains={},deferdrops={},deferkeep={},blowup={},mate1={},mate3={},pvmate3={},pvjumps={},init={},distance={},inferior={},pump={},pumpchecks={},ties={},maxply={},phasebudget={},sparetest={},surplus={},futiletest={},ranktest={},deepen={}",
+            "agg={},eps={},edge={},edgeplies={},chains={},ladder={},ladderplies={},stall={},promochains={},movechains={},deferdrops={},deferkeep={},blowup={},mate1={},mate3={},pvmate3={},pvjumps={},init={},distance={},inferior={},pump={},pumpchecks={},ties={},maxply={},phasebudget={},sparetest={},surplus={},strictproofs={},futiletest={},ranktest={},deepen={}",
             match self.aggregation {
                 Aggregation::Sum => "sum".to_string(),
                 Aggregation::Weak(g) =>
@@ -487,6 +493,7 @@ impl fmt::Display for SearchConfig {
             self.phase_budget_pct,
             self.spare_test_nodes,
             on(self.surplus),
+            on(self.strict_proofs),
             self.futile_test_nodes,
             self.ranking_test_nodes,
             self.deepen_nodes

@@ -82,33 +82,39 @@ impl Dfpn<'_> {
         longest: u32,
         mut ask: impl FnMut(&mut Self, u32) -> Bound,
     ) -> Option<u32> {
+        let end = self.nodes.saturating_add(cap);
+        self.within_cap(cap, |s| {
+            let mut d = 1;
+            while d <= longest && !s.aborted {
+                let begun = s.nodes;
+                match ask(s, d) {
+                    Bound::Mate => return Some(d),
+                    Bound::Refuted => {}
+                    Bound::Stop => break,
+                }
+                // Each bound costs more than the last: one that cannot finish is not begun (it
+                // would be spent for nothing).
+                if s.nodes - begun > end.saturating_sub(s.nodes) {
+                    break;
+                }
+                d += 2;
+            }
+            None
+        })
+    }
+
+    /// Runs `f` within `cap` more nodes (and the node budget already set). Leaves `aborted` set only
+    /// for a limit beyond the cap.
+    pub(super) fn within_cap<R>(&mut self, cap: u64, f: impl FnOnce(&mut Self) -> R) -> R {
         let saved_budget = self.node_budget;
         let end = self.nodes.saturating_add(cap);
         self.node_budget = Some(saved_budget.map_or(end, |b| b.min(end)));
-        let mut found = None;
-        let mut d = 1;
-        while d <= longest && !self.aborted {
-            let begun = self.nodes;
-            match ask(self, d) {
-                Bound::Mate => {
-                    found = Some(d);
-                    break;
-                }
-                Bound::Refuted => {}
-                Bound::Stop => break,
-            }
-            // Each bound costs more than the last: one that cannot finish is not begun (it would be
-            // spent for nothing).
-            if self.nodes - begun > end.saturating_sub(self.nodes) {
-                break;
-            }
-            d += 2;
-        }
+        let r = f(self);
         self.node_budget = saved_budget;
         if !self.limit_reached() {
             self.aborted = false;
         }
-        found
+        r
     }
 }
 

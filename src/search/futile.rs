@@ -55,8 +55,22 @@
 //! their results under a table salt of their own (`CANONICAL_SALT`): a strict "no mate within d"
 //! would be wrong for them, and theirs for the strict game. Mate or no mate is the same in both games
 //! (a futile drop is captured into a position whose defender has only drops left, each futile again,
-//! and the board is finite), but the canonical searches do not rely on it: they read only their own
-//! entries.
+//! and the board is finite), but the canonical searches do not rely on general disproofs of the
+//! strict game.
+//!
+//! They do read its **proofs** (`Dfpn::strict_proof_within`, `--config strictproofs=on`, the
+//! default): a position the strict game proves within d plies is a canonical mate within d. The
+//! canonical game is the strict one with some defender replies taken away (futile drops, and with
+//! spare tests replies answered by a spare mate) and with a line ending, not counted, where only such
+//! replies are left; the attacker's moves and the rules (pawn-drop mate included) are the same. So the
+//! strict proof's strategy is a canonical one: every canonical defence is a strict defence it answers,
+//! and each of its lines ends no later than the strict line. Its proof hand carries over for the same
+//! reason (any hand covering it mates strictly, hence canonically). The strict table holds such proofs
+//! wherever the proof or the exact line phase went, which the canonical phase, starting from an empty
+//! table of its own, would otherwise prove again, length-bounded and without the main search's
+//! look-ahead. Zukou #89 (`tests/problems/lines.rs`): at ply 19 of the canonical line the composers'
+//! ranking reads the line after the king's 7c6b within 21 plies; without the strict proofs that
+//! bounded search spent the pass's whole budget (403 000 nodes) and the line stayed 43 plies.
 
 use super::dfpn::{Dfpn, Seen};
 use super::frontier::is_interposition;
@@ -65,7 +79,7 @@ use super::node::Child;
 use super::numbers::INF;
 use super::numbers::PN_MAX;
 use super::spare::Saved;
-use super::tt::UNBOUNDED;
+use super::tt::{Probe, UNBOUNDED};
 use crate::position::movegen::{MoveList, check_gap, generate_checks, generate_evasions};
 use crate::position::{Bitboard, Hand, Move, Square};
 use std::collections::HashMap;
@@ -253,6 +267,26 @@ fn strict_mate_here(s: &mut Dfpn, ply: u32, cap: u64) -> Verdict {
 }
 
 impl Dfpn<'_> {
+    /// In the canonical game (not the spare game, which has its own reading of strict proofs): the
+    /// strict game's proof of the position `board_key` (unsalted) with the attacker holding `hand`,
+    /// when it mates within `budget` plies — then a canonical mate within `budget` with the same
+    /// proof hand and length bound (module comment, *Table soundness*).
+    #[inline]
+    pub(super) fn strict_proof_within(
+        &self,
+        board_key: u64,
+        hand: Hand,
+        budget: u32,
+    ) -> Option<Probe> {
+        if !self.futile_skip || self.spare || !self.config.strict_proofs {
+            return None;
+        }
+        let q = self
+            .tt
+            .probe(board_key ^ self.main_salt, hand, 0, UNBOUNDED);
+        (q.is_proven() && u32::from(q.len) <= budget).then_some(q)
+    }
+
     /// The canonical game: marks the futile drop interpositions among the children `base..end` of an
     /// AND node (proven, no defence; `futile.rs`). After the children are pushed, since a test may
     /// search (and use the move buffers). Drops on one square share one test: the rule looks at the
@@ -360,6 +394,42 @@ pub(super) fn may_mate_in_one(s: &mut Dfpn) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::search::dfpn::RootResult;
+    use crate::search::node::tests::fresh_search;
+
+    /// Zukou #89 after its 20th move (the king's 7c6b): a strict mate in 19 exactly.
+    const AFTER_7C6B: &str = "3B5/n2k1l3/1B1sP4/9/3P5/1SR6/9/9/9 b r4g2s3n3l16p 21";
+
+    /// Proves `AFTER_7C6B` strictly within 19 plies, then asks the canonical game "mate within 19?"
+    /// on the same table: whether it is proven, and in how many nodes.
+    fn canonical_after_strict(spec: &str) -> (bool, u64) {
+        fresh_search(AFTER_7C6B, spec, |s| {
+            assert_eq!(s.run(), RootResult::Proven);
+            let within = |s: &mut Dfpn, plies: u32| {
+                s.horizon = plies;
+                let r = s.mid(PN_MAX, PN_MAX, 0, s.root_path, Seen::Before);
+                s.horizon = UNBOUNDED;
+                r.pn == 0
+            };
+            assert!(within(s, 19), "the strict game mates within 19");
+            s.futile_skip = true;
+            s.salt = s.main_salt ^ CANONICAL_SALT;
+            let before = s.nodes;
+            let proven = within(s, 19);
+            (proven, s.nodes - before)
+        })
+    }
+
+    /// The canonical game reads the strict game's proofs (module comment, *Table soundness*): its
+    /// bounded search is proven at once from the strict proof within the same budget; on its own
+    /// table it searches afresh.
+    #[test]
+    fn a_canonical_bounded_search_reads_the_strict_game_s_proofs() {
+        let (proven, nodes) = canonical_after_strict("strictproofs=on");
+        assert!(proven && nodes <= 1, "proven {proven} in {nodes} nodes");
+        let (_, nodes) = canonical_after_strict("strictproofs=off");
+        assert!(nodes > 1_000, "{nodes} nodes without the strict proofs");
+    }
 
     #[test]
     fn parses_its_spellings() {

@@ -287,3 +287,48 @@ fn spare_tests_read_the_ordinary_game_s_proofs_at_every_node() {
         assert_eq!(r.canonical_length, Some(len), "surplus={surplus}: {line:?}");
     }
 }
+
+/// The composers' ranking reads an alternative reply's line with each tightening question within
+/// half of what the pass has left: Zukou #89's line changes at ply 19 to the king's 7c6b (every drop
+/// on 7e is captured and mated without the piece), whose line within 21 plies took some 200 000
+/// nodes to tighten; with each question free to run on, a refutation that did not finish spent the
+/// pass's whole budget there and the line stayed 43 plies. Now the recorded 29.
+#[test]
+fn the_ranking_s_tightening_leaves_budget_for_the_rest_of_the_line() {
+    let pos = zukou_position("zuko089");
+    let mut solver = Solver::new(64);
+    solver.set_futile(Futile::Skip);
+    let r = solve_at(&mut solver, &pos, PvLevel::MinLength, None);
+    let MateOutcome::Mate(line) = &r.outcome else {
+        panic!("{:?}", r.outcome);
+    };
+    assert!(verify_mate_line(&pos, line), "{line:?}");
+    assert_eq!(r.canonical_length, Some(29), "{line:?}");
+}
+
+/// The canonical game reads the strict game's proofs (`Dfpn::strict_proof_within`): a position the
+/// strict game proves within a node's budget is a canonical mate within it. Zukou #71: the recorded
+/// 39 plies with them, 49 without (the ranking's searches of other replies' lines, proven from the
+/// strict table at once, leave it the budget to reach the recorded line).
+#[test]
+fn the_canonical_game_reads_the_strict_game_s_proofs() {
+    let pos = zukou_position("zuko071");
+    for (strict_proofs, len) in [(true, 39), (false, 49)] {
+        let mut solver = Solver::new(64);
+        solver.set_config(kanju::search::SearchConfig {
+            strict_proofs,
+            ..Default::default()
+        });
+        solver.set_futile(Futile::Skip);
+        let r = solve_at(&mut solver, &pos, PvLevel::MinLength, None);
+        let MateOutcome::Mate(line) = &r.outcome else {
+            panic!("strict_proofs={strict_proofs}: {:?}", r.outcome);
+        };
+        assert!(verify_mate_line(&pos, line), "{line:?}");
+        assert_eq!(
+            r.canonical_length,
+            Some(len),
+            "strict_proofs={strict_proofs}: {line:?}"
+        );
+    }
+}

@@ -19,8 +19,9 @@
 //!   canonical game (futile drops do not) for the longest one that no spare test answers yes (a
 //!   drop is tested first, any other reply once its length is known): its canonical minimax length
 //!   is made exact from its child ("mate within 1? 3? …" within the test's cap, then "mate within
-//!   b − 2?" down from the bound until no, the same bounded searches as the root's) and its line is
-//!   read along exact values. Replies are tried by their recorded upper bounds, longest first, and
+//!   b − 2?" down from the bound until no, the same bounded searches as the root's, each within half
+//!   of what the pass has left) and its line is read along exact values (along the bound reached,
+//!   not called exact, if a question ran out). Replies are tried by their recorded upper bounds, longest first, and
 //!   the trial stops once no bound can beat the best length found.
 //! * If there is one, the line takes it, with its exact continuation, and the walk goes on into it
 //!   (its own defender nodes are ranked in turn); otherwise (every reply is answered by a spare mate:
@@ -217,7 +218,14 @@ fn exact_line(s: &mut Dfpn, at: At, bound: u32, cap: u64) -> Option<Vec<Move>> {
     let mut b = u32::from(probe_here(s, at.path, bound).len).min(bound);
     let mut exact = b <= 1;
     while !exact && !s.aborted {
-        let (proven, disproven) = bounded_search(s, at, b - 2);
+        // Each question within half of what the pass has left (at least the cap): a refutation
+        // that ran on would spend the whole budget and end the walk here; stopped, the line is
+        // read from `b`, not called exact.
+        let share = s
+            .node_budget
+            .map_or(u64::MAX, |end| end.saturating_sub(s.nodes) / 2)
+            .max(cap);
+        let (proven, disproven) = s.within_cap(share, |s| bounded_search(s, at, b - 2));
         if proven {
             b = u32::from(probe_here(s, at.path, b - 2).len).min(b - 2);
             exact = b <= 1;
