@@ -3,8 +3,9 @@
 //! solver's code:
 //!
 //! * a reply is *spare* when, after it, the attacker forces a mate that ends with a piece in its hand
-//!   (the canonical game): for a drop, within any length (here: `SPARE_PLIES`); for any other reply,
-//!   within that reply's canonical minimax length;
+//!   (the canonical game): for a drop, within any length (here: `SPARE_PLIES`, and
+//!   `SPARE_PLIES_DEEP` where a first look puts the solver's line below the value); for any other
+//!   reply, within that reply's canonical minimax length;
 //! * the defender takes the longest ranked continuation among the replies that count (futile drops
 //!   do not) and are not spare; if all are spare, the longest canonical one;
 //! * the attacker takes the shortest ranked continuation.
@@ -37,6 +38,11 @@ const DEPTH: u32 = 7;
 const BUDGET: u64 = 2_000_000;
 /// How far a spare mate after a drop is looked for ("any length").
 const SPARE_PLIES: u32 = 9;
+/// How far a second look goes where the solver's line is shorter than the value: the solver's spare
+/// test of a drop has no length limit, and a spare mate beyond `SPARE_PLIES` makes the drop spare
+/// (seed 4040 drew `9/9/9/9/+b+s7/9/K8/9/9 w rb 1`: after B*7i P*8h the attacker mates in 11 with the
+/// pawn over, in no fewer; the value with 9 plies is 7, the solver's ranked line 5).
+const SPARE_PLIES_DEEP: u32 = 13;
 
 /// After a reply: its canonical value and, unless the reply is spare, its ranked value (`None`: no
 /// canonical mate within the plies).
@@ -51,6 +57,8 @@ struct Ranked {
     canonical: BruteForce,
     spare: BruteForce,
     nodes: u64,
+    /// How far a spare mate after a drop is looked for.
+    spare_plies: u32,
 }
 
 /// The budget ran out.
@@ -160,7 +168,7 @@ impl Ranked {
                 return Ok(None);
             }
         };
-        let within = if drop { SPARE_PLIES } else { canonical };
+        let within = if drop { self.spare_plies } else { canonical };
         // A spare mate within `within`: the spare game's shortest is no longer.
         let v = match self.spare.value(pos, within) {
             Truth::GaveUp => return Err(GaveUp),
@@ -213,17 +221,29 @@ fn ranking_sweep(seed: u64, count: u32, nodes: u64) {
             continue;
         }
         let len = line.len() as u32;
-        let mut value = Ranked {
-            memo: HashMap::new(),
-            replies: HashMap::new(),
-            canonical: BruteForce::canonical_game(false, BUDGET),
-            spare: BruteForce::canonical_game(true, BUDGET),
-            nodes: 0,
+        let value = |spare_plies: u32| {
+            let mut value = Ranked {
+                memo: HashMap::new(),
+                replies: HashMap::new(),
+                canonical: BruteForce::canonical_game(false, BUDGET),
+                spare: BruteForce::canonical_game(true, BUDGET),
+                nodes: 0,
+                spare_plies,
+            };
+            value.or(&mut problem_position(&root), n)
         };
-        let Ok(Some(v)) = value.or(&mut problem_position(&root), n) else {
+        let Ok(Some(mut v)) = value(SPARE_PLIES) else {
             gave_up += 1;
             continue;
         };
+        if len < v {
+            // A spare mate after a drop beyond the first look's plies (`SPARE_PLIES_DEEP`).
+            let Ok(Some(deep)) = value(SPARE_PLIES_DEEP) else {
+                gave_up += 1;
+                continue;
+            };
+            v = deep;
+        }
         compared += 1;
         ranked += u32::from(is_ranked);
         equal += u32::from(len == v);

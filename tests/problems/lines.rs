@@ -264,6 +264,24 @@ fn a_drop_captured_and_mated_without_is_not_the_main_line() {
     assert_eq!(line[5].to_usi(), "5f4g", "{line:?}");
 }
 
+/// Zukou `id` solved with `--futile skip` and `config` on a fresh 64 MiB table: the canonical length
+/// reported, its line verified as a mate.
+fn zukou_canonical(
+    id: &str,
+    config: kanju::search::SearchConfig,
+) -> (Option<u32>, Vec<kanju::position::Move>) {
+    let pos = zukou_position(id);
+    let mut solver = Solver::new(64);
+    solver.set_config(config);
+    solver.set_futile(Futile::Skip);
+    let r = solve_at(&mut solver, &pos, PvLevel::MinLength, None);
+    let MateOutcome::Mate(line) = r.outcome else {
+        panic!("{id}: {:?}", r.outcome);
+    };
+    assert!(verify_mate_line(&pos, &line), "{id}: {line:?}");
+    (r.canonical_length, line)
+}
+
 /// Spare tests read the ordinary game's proofs at every node they search, not only at their root
 /// (`spare::surplus_proof`): a position the main search proved with a smaller hand than the test
 /// holds there is a spare mate. Zukou #69: the test of the king's reply 7i6h (the line's sixth move)
@@ -271,20 +289,13 @@ fn a_drop_captured_and_mated_without_is_not_the_main_line() {
 /// them (debug log of `pv::ranking`); the line is then the recorded 13 plies, else 19.
 #[test]
 fn spare_tests_read_the_ordinary_game_s_proofs_at_every_node() {
-    let pos = zukou_position("zuko069");
     for (surplus, len) in [(true, 13), (false, 19)] {
-        let mut solver = Solver::new(64);
-        solver.set_config(kanju::search::SearchConfig {
+        let config = kanju::search::SearchConfig {
             surplus,
             ..Default::default()
-        });
-        solver.set_futile(Futile::Skip);
-        let r = solve_at(&mut solver, &pos, PvLevel::MinLength, None);
-        let MateOutcome::Mate(line) = &r.outcome else {
-            panic!("surplus={surplus}: {:?}", r.outcome);
         };
-        assert!(verify_mate_line(&pos, line), "{line:?}");
-        assert_eq!(r.canonical_length, Some(len), "surplus={surplus}: {line:?}");
+        let (canonical, line) = zukou_canonical("zuko069", config);
+        assert_eq!(canonical, Some(len), "surplus={surplus}: {line:?}");
     }
 }
 
@@ -295,15 +306,8 @@ fn spare_tests_read_the_ordinary_game_s_proofs_at_every_node() {
 /// pass's whole budget there and the line stayed 43 plies. Now the recorded 29.
 #[test]
 fn the_ranking_s_tightening_leaves_budget_for_the_rest_of_the_line() {
-    let pos = zukou_position("zuko089");
-    let mut solver = Solver::new(64);
-    solver.set_futile(Futile::Skip);
-    let r = solve_at(&mut solver, &pos, PvLevel::MinLength, None);
-    let MateOutcome::Mate(line) = &r.outcome else {
-        panic!("{:?}", r.outcome);
-    };
-    assert!(verify_mate_line(&pos, line), "{line:?}");
-    assert_eq!(r.canonical_length, Some(29), "{line:?}");
+    let (canonical, line) = zukou_canonical("zuko089", Default::default());
+    assert_eq!(canonical, Some(29), "{line:?}");
 }
 
 /// The canonical game reads the strict game's proofs (`Dfpn::strict_proof_within`): a position the
@@ -312,21 +316,14 @@ fn the_ranking_s_tightening_leaves_budget_for_the_rest_of_the_line() {
 /// strict table at once, leave it the budget to reach the recorded line).
 #[test]
 fn the_canonical_game_reads_the_strict_game_s_proofs() {
-    let pos = zukou_position("zuko071");
     for (strict_proofs, len) in [(true, 39), (false, 49)] {
-        let mut solver = Solver::new(64);
-        solver.set_config(kanju::search::SearchConfig {
+        let config = kanju::search::SearchConfig {
             strict_proofs,
             ..Default::default()
-        });
-        solver.set_futile(Futile::Skip);
-        let r = solve_at(&mut solver, &pos, PvLevel::MinLength, None);
-        let MateOutcome::Mate(line) = &r.outcome else {
-            panic!("strict_proofs={strict_proofs}: {:?}", r.outcome);
         };
-        assert!(verify_mate_line(&pos, line), "{line:?}");
+        let (canonical, line) = zukou_canonical("zuko071", config);
         assert_eq!(
-            r.canonical_length,
+            canonical,
             Some(len),
             "strict_proofs={strict_proofs}: {line:?}"
         );
