@@ -21,8 +21,8 @@
 //!   is made exact from its child ("mate within 1? 3? …" within the test's cap, then "mate within
 //!   b − 2?" down from the bound until no, the same bounded searches as the root's, each within half
 //!   of what the pass has left) and its line is read along exact values (along the bound reached,
-//!   not called exact, if a question ran out). Replies are tried by their recorded upper bounds, longest first, and
-//!   the trial stops once no bound can beat the best length found.
+//!   not called exact, if a question ran out). Replies are tried by their recorded upper bounds,
+//!   longest first, and the trial stops once no bound can beat the best length found.
 //! * If there is one, the line takes it, with its exact continuation, and the walk goes on into it
 //!   (its own defender nodes are ranked in turn); otherwise (every reply is answered by a spare mate:
 //!   the variation is 駒余り whatever the defender does) the line keeps its reply.
