@@ -118,7 +118,7 @@ pub struct SearchConfig {
     /// there with a proof hand its hand exceeds is a spare mate (`spare::surplus_proof`).
     pub surplus: bool,
     /// The canonical game reads the strict game's proofs: a position proven there within a node's
-    /// length budget is a canonical mate within it (`Dfpn::strict_proof_within`, `futile.rs`).
+    /// length budget is a canonical mate within it (`Dfpn::with_strict_proof`, `futile.rs`).
     pub strict_proofs: bool,
     /// The futile-interposition rule of the canonical game (`futile.rs`): 0, the narrow rule (the
     /// checker captures and only drops are left); otherwise the composers' rule (the checker captures

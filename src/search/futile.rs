@@ -58,7 +58,7 @@
 //! and the board is finite), but the canonical searches do not rely on general disproofs of the
 //! strict game.
 //!
-//! They do read its **proofs** (`Dfpn::strict_proof_within`, `--config strictproofs=on`, the
+//! They do read its **proofs** (`Dfpn::with_strict_proof`, `--config strictproofs=on`, the
 //! default): a position the strict game proves within d plies is a canonical mate within d. The
 //! canonical game is the strict one with some defender replies taken away (futile drops, and with
 //! spare tests replies answered by a spare mate) and with a line ending, not counted, where only such
@@ -267,24 +267,35 @@ fn strict_mate_here(s: &mut Dfpn, ply: u32, cap: u64) -> Verdict {
 }
 
 impl Dfpn<'_> {
-    /// In the canonical game (not the spare game, which has its own reading of strict proofs): the
-    /// strict game's proof of the position `board_key` (unsalted) with the attacker holding `hand`,
-    /// when it mates within `budget` plies — then a canonical mate within `budget` with the same
-    /// proof hand and length bound (module comment, *Table soundness*).
+    /// The canonical game's probe `own` of the position `board_key` (unsalted), the attacker holding
+    /// `hand`, completed by the strict game: where `own` decides nothing, the strict game's proof
+    /// of the position when it mates within `budget` plies — a canonical mate within `budget` with
+    /// the same proof hand and length bound (module comment, *Table soundness*). Any other game (the
+    /// spare game reads strict proofs its own way) gets `own` back.
     #[inline]
-    pub(super) fn strict_proof_within(
+    pub(super) fn with_strict_proof(
         &self,
+        own: Probe,
         board_key: u64,
         hand: Hand,
         budget: u32,
-    ) -> Option<Probe> {
-        if !self.futile_skip || self.spare || !self.config.strict_proofs {
-            return None;
+    ) -> Probe {
+        if own.is_proven()
+            || own.is_disproven()
+            || !self.futile_skip
+            || self.spare
+            || !self.config.strict_proofs
+        {
+            return own;
         }
         let q = self
             .tt
             .probe(board_key ^ self.main_salt, hand, 0, UNBOUNDED);
-        (q.is_proven() && u32::from(q.len) <= budget).then_some(q)
+        if q.is_proven() && u32::from(q.len) <= budget {
+            q
+        } else {
+            own
+        }
     }
 
     /// The canonical game: marks the futile drop interpositions among the children `base..end` of an

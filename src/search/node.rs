@@ -277,13 +277,8 @@ impl Dfpn<'_> {
                 p.hand = proof;
             }
         }
-        if !p.is_proven()
-            && !p.is_disproven()
-            && let Some(q) = self.strict_proof_within(board_key, child_hand, budget)
-        {
-            // The canonical game: a strict mate within the budget is a canonical one (`futile.rs`).
-            p = q;
-        }
+        // The canonical game: a strict mate within the budget is a canonical one (`futile.rs`).
+        let p = self.with_strict_proof(p, board_key, child_hand, budget);
         let c = &mut self.children[i];
         (c.pn, c.dn, c.len, c.dep) = (p.pn, p.dn, p.len, p.dep);
         let stall = self.config.stall_nodes;

@@ -387,15 +387,11 @@ pub(super) fn canonical(s: &mut Dfpn, strict: &Line) -> Option<Line> {
 
 /// The current position's table entry for a search with `budget`, reached along `path`; in the
 /// canonical game a strict proof within `budget` where the game's own entry decides nothing
-/// (`Dfpn::strict_proof_within`).
+/// (`Dfpn::with_strict_proof`).
 fn probe_here(s: &Dfpn, path: u64, budget: u32) -> Probe {
     let hand = s.pos.hand(s.attacker);
     let p = s.tt.probe(s.tt_key(), hand, path, budget);
-    if p.is_proven() || p.is_disproven() {
-        return p;
-    }
-    s.strict_proof_within(s.pos.board_key(), hand, budget)
-        .unwrap_or(p)
+    s.with_strict_proof(p, s.pos.board_key(), hand, budget)
 }
 
 /// The child `m`'s table entry for a search with `budget`.

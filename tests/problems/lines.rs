@@ -310,7 +310,7 @@ fn the_ranking_s_tightening_leaves_budget_for_the_rest_of_the_line() {
     assert_eq!(canonical, Some(29), "{line:?}");
 }
 
-/// The canonical game reads the strict game's proofs (`Dfpn::strict_proof_within`): a position the
+/// The canonical game reads the strict game's proofs (`Dfpn::with_strict_proof`): a position the
 /// strict game proves within a node's budget is a canonical mate within it. Zukou #71: the recorded
 /// 39 plies with them, 49 without (the ranking's searches of other replies' lines, proven from the
 /// strict table at once, leave it the budget to reach the recorded line).
