@@ -20,9 +20,10 @@
 //! `value` for what is kept longest).
 
 use super::loops::Dependence;
-use super::numbers::{INF, PnDn, UNIT};
+use super::numbers::{INF, PnDn};
 use crate::position::Hand;
 use memory::Clusters;
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, AtomicUsize, Ordering};
 
 /// The clusters' memory: zero pages the kernel backs on first touch (`memory.rs`), with huge pages
 /// asked for. The table is probed at random: with 4 KiB pages a 2 GiB table spans 524 288 pages, far
@@ -36,8 +37,12 @@ mod memory;
 /// The budget of a search without a length bound.
 pub const UNBOUNDED: u32 = u32::MAX;
 
+mod cluster;
 mod entry;
-use entry::{CLUSTER, Cluster, Entry, FLAG_BOUNDED, FLAG_OR, slot_key};
+mod gc;
+mod probe;
+mod store;
+use cluster::{CLUSTER, Cluster};
 
 /// What a probe found.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -124,25 +129,33 @@ impl Record {
 }
 
 /// Garbage collection starts when this share (per mille) of the slots is in use...
-const GC_TRIGGER: usize = 900;
+pub(super) const GC_TRIGGER: usize = 900;
 /// ... and frees the least valuable entries until about this share is.
-const GC_TARGET: usize = 600;
+pub(super) const GC_TARGET: usize = 600;
 
+/// The table every searcher of a solve shares: all its methods but `clear` and `populate` take
+/// `&self`, and any number of threads may call them at once (`cluster.rs` has the locking and why no
+/// result is read torn). The counters are atomics updated with relaxed order: each is exact once the
+/// searches have stopped, and only steers (garbage collection, `hashfull`) while they run.
 pub struct Table {
     clusters: Clusters,
     /// Slots in use.
-    used: usize,
+    used: AtomicUsize,
     /// Garbage collections run since the last clear.
-    gcs: u64,
+    gcs: AtomicU64,
+    /// A garbage collection is running (`collect`).
+    collecting: AtomicBool,
     /// Entries placed since the last clear (a new position or result, not an update in place): the
     /// size of the tree the search built, for the ablation table.
-    written: u64,
-    /// The clusters written since the last clear, while they are few (`None` once there are more than
-    /// `DIRTY_MAX`): clearing after a short problem then resets a few clusters, not the whole table
-    /// (a 256 MiB fill costs ~30 ms, hundreds of times the search itself on a mate in 7).
-    dirty: Option<Vec<u32>>,
+    written: AtomicU64,
+    /// The clusters written since the last clear, while they are few: the first `dirty_len` slots of
+    /// `dirty` (more than `DIRTY_MAX` of them: the list has overflowed). Clearing after a short
+    /// problem then resets a few clusters, not the whole table (a 256 MiB fill costs ~30 ms, hundreds
+    /// of times the search itself on a mate in 7).
+    dirty: Box<[AtomicU32]>,
+    dirty_len: AtomicUsize,
     /// Phases given a table salt of their own since the last clear (`next_phase_salt`).
-    phases: u64,
+    phases: AtomicU64,
 }
 
 /// The largest share of the free memory a table takes (numerator, denominator): the rest is the
@@ -202,11 +215,13 @@ impl Table {
         }
         Table {
             clusters,
-            used: 0,
-            gcs: 0,
-            written: 0,
-            dirty: Some(Vec::new()),
-            phases: 0,
+            used: AtomicUsize::new(0),
+            gcs: AtomicU64::new(0),
+            collecting: AtomicBool::new(false),
+            written: AtomicU64::new(0),
+            dirty: (0..DIRTY_MAX).map(|_| AtomicU32::new(0)).collect(),
+            dirty_len: AtomicUsize::new(0),
+            phases: AtomicU64::new(0),
         }
     }
 
@@ -227,44 +242,54 @@ impl Table {
     /// Bytes per entry (for the README and `info string`): the entry and its key.
     pub const ENTRY_BYTES: usize = std::mem::size_of::<Cluster>() / CLUSTER;
 
+    /// Empties the table. `&mut self`: no search may run meanwhile.
     pub fn clear(&mut self) {
-        match &mut self.dirty {
-            Some(list) => {
-                for &i in list.iter() {
-                    self.clusters[i as usize] = Cluster::default();
-                }
-                list.clear();
+        let dirty = *self.dirty_len.get_mut();
+        if dirty <= DIRTY_MAX {
+            for i in 0..dirty {
+                self.clusters[*self.dirty[i].get_mut() as usize].reset();
             }
-            None => {
-                self.clusters.fill(Cluster::default());
-                self.dirty = Some(Vec::new());
-            }
+        } else {
+            self.clusters.iter_mut().for_each(Cluster::reset);
         }
-        self.used = 0;
-        self.gcs = 0;
-        self.written = 0;
-        self.phases = 0;
+        *self.dirty_len.get_mut() = 0;
+        *self.used.get_mut() = 0;
+        *self.gcs.get_mut() = 0;
+        *self.written.get_mut() = 0;
+        *self.phases.get_mut() = 0;
     }
 
     /// A salt no phase has used since the last clear, for results that no later phase may read (the
     /// canonical phase's, see `pv::canonical`). Counted from the clear, not over the process: a solve
     /// on a cleared table then searches the same slots whatever was solved before it, so its answer
     /// and node count do not depend on the problems before it.
-    pub fn next_phase_salt(&mut self) -> u64 {
-        let salt = self.phases.wrapping_mul(0x9e37_79b9_7f4a_7c15);
-        self.phases += 1;
-        salt
+    pub fn next_phase_salt(&self) -> u64 {
+        let phase = self.phases.fetch_add(1, Ordering::Relaxed);
+        phase.wrapping_mul(0x9e37_79b9_7f4a_7c15)
     }
 
     /// Notes that cluster `idx`, empty until now, is being written.
     #[inline]
-    fn mark_dirty(&mut self, idx: usize) {
-        if let Some(list) = &mut self.dirty {
-            if list.len() < DIRTY_MAX {
-                list.push(idx as u32);
-            } else {
-                self.dirty = None;
-            }
+    fn mark_dirty(&self, idx: usize) {
+        if self.dirty_len.load(Ordering::Relaxed) > DIRTY_MAX {
+            return;
+        }
+        let i = self.dirty_len.fetch_add(1, Ordering::Relaxed);
+        if i < DIRTY_MAX {
+            self.dirty[i].store(idx as u32, Ordering::Relaxed);
+        }
+    }
+
+    /// Gives up the list of written clusters: the next `clear` fills the whole table.
+    fn forget_dirty(&self) {
+        self.dirty_len.store(DIRTY_MAX + 1, Ordering::Relaxed);
+    }
+
+    /// Notes that `n` slots were freed.
+    #[inline(always)]
+    fn release(&self, n: usize) {
+        if n > 0 {
+            self.used.fetch_sub(n, Ordering::Relaxed);
         }
     }
 
@@ -274,17 +299,18 @@ impl Table {
 
     /// Occupancy in per mille.
     pub fn hashfull(&self) -> u32 {
-        ((self.used as u128 * 1000) / self.capacity() as u128) as u32
+        let used = self.used.load(Ordering::Relaxed);
+        ((used as u128 * 1000) / self.capacity() as u128) as u32
     }
 
     /// Garbage collections run since the last clear.
     pub fn gc_count(&self) -> u64 {
-        self.gcs
+        self.gcs.load(Ordering::Relaxed)
     }
 
     /// Entries placed since the last clear (updates in place not counted).
     pub fn entries_written(&self) -> u64 {
-        self.written
+        self.written.load(Ordering::Relaxed)
     }
 
     #[inline(always)]
@@ -314,328 +340,6 @@ impl Table {
         }
         #[cfg(not(target_arch = "x86_64"))]
         let _ = key;
-    }
-
-    /// Looks up the position `(key, hand)` reached along `path` (for path-dependent disproofs), by a
-    /// search bounded to `budget` plies (`UNBOUNDED`: the main search). Returns the exact or covering
-    /// result, or bounds with `found == false`.
-    ///
-    /// * The main search sees no bounded entry.
-    /// * A bounded search sees proofs no longer than its budget, general disproofs (no mate at all is
-    ///   no mate within any length), bounded disproofs "no mate within d" for d ≥ its budget, and its
-    ///   own estimates for exactly its budget. It sees no path-dependent disproof (bounded searches
-    ///   ignore repetitions: see `pv.rs`) and no estimate of the main search.
-    #[inline]
-    pub fn probe(&self, key: u64, hand: Hand, path: u64, budget: u32) -> Probe {
-        let key = slot_key(key);
-        let c = &self.clusters[self.cluster_index(key)];
-        let bounded = budget != UNBOUNDED;
-        let (mut bound_pn, mut bound_dn) = (0, 0);
-        let mut r = Probe {
-            pn: UNIT,
-            dn: UNIT,
-            len: 0,
-            best: 0,
-            hand,
-            dep: Dependence::None,
-            found: false,
-            amount: 0,
-        };
-        for (i, e) in c.entries.iter().enumerate() {
-            if c.keys[i] != key {
-                continue;
-            }
-            if e.is_path_dependent() {
-                // Each kind of search sees its own: a bounded one only those for a bound ≥ its budget.
-                if e.is_bounded() == bounded
-                    && e.hand == hand
-                    && e.path() == path
-                    && (!bounded || e.dn > budget)
-                {
-                    return Probe {
-                        pn: INF,
-                        dn: 0,
-                        len: 0,
-                        best: 0,
-                        hand: e.hand,
-                        dep: e.dependence(),
-                        found: true,
-                        amount: 0,
-                    };
-                }
-            } else if e.is_bounded() {
-                if !bounded {
-                    continue;
-                }
-                if e.dn == 0 {
-                    if e.len as u32 >= budget && e.hand.covers(hand) {
-                        return Probe {
-                            pn: INF,
-                            dn: 0,
-                            len: 0,
-                            best: e.best,
-                            hand: e.hand,
-                            dep: e.dependence(),
-                            found: true,
-                            amount: 0,
-                        };
-                    }
-                } else if e.hand == hand && e.len as u32 == budget {
-                    (r.pn, r.dn, r.best, r.found) = (e.pn, e.dn, e.best, true);
-                }
-            } else if e.pn == 0 {
-                if hand.covers(e.hand) && e.len as u32 <= budget {
-                    return Probe {
-                        pn: 0,
-                        dn: INF,
-                        len: e.len,
-                        best: e.best,
-                        hand: e.hand,
-                        dep: Dependence::None,
-                        found: true,
-                        amount: 0,
-                    };
-                }
-            } else if e.dn == 0 {
-                if e.hand.covers(hand) {
-                    return Probe {
-                        pn: INF,
-                        dn: 0,
-                        len: 0,
-                        best: e.best,
-                        hand: e.hand,
-                        dep: Dependence::None,
-                        found: true,
-                        amount: 0,
-                    };
-                }
-            } else if bounded {
-                // The main search's estimate is a first guess for a bounded question (not an entry of
-                // its own: `found` stays false until the bounded search stores one).
-                if e.hand == hand && !r.found {
-                    (r.pn, r.dn) = (e.pn, e.dn);
-                }
-            } else if e.hand == hand {
-                // The exact entry replaces the default; bounds from neighbours still apply.
-                (r.pn, r.dn) = (e.pn.max(bound_pn), e.dn.max(bound_dn));
-                r.best = e.best;
-                r.found = true;
-                r.amount = e.amount;
-            } else if hand.covers(e.hand) {
-                // We hold more: at least as hard to disprove.
-                bound_dn = bound_dn.max(e.dn);
-                r.dn = r.dn.max(e.dn);
-            } else if e.hand.covers(hand) {
-                // We hold less: at least as hard to prove.
-                bound_pn = bound_pn.max(e.pn);
-                r.pn = r.pn.max(e.pn);
-            }
-        }
-        r
-    }
-
-    /// Stores a result for the position with board key `key`. Entries made redundant by a new proof or
-    /// disproof are freed.
-    ///
-    /// A bounded search's proofs are ordinary proofs (a mate within its budget is a mate, see `pv.rs`),
-    /// and so are its disproofs that rest on nothing (no mate at all); its other disproofs ("no mate
-    /// within d") and its estimates are bounded entries.
-    pub fn store(&mut self, key: u64, rec: &Record) {
-        let key = slot_key(key);
-        let idx = self.cluster_index(key);
-        let amount = rec.amount.max(1);
-        let proven = rec.pn == 0;
-        let general_disproof = rec.dn == 0 && rec.dep.is_general();
-        let bounded = rec.budget != UNBOUNDED && !proven && !general_disproof;
-        let mut new = Entry {
-            hand: rec.hand,
-            pn: rec.pn,
-            dn: rec.dn,
-            amount,
-            best: rec.best,
-            len: rec.len,
-            flags: if rec.or_node { FLAG_OR } else { 0 },
-            _pad: 0,
-            loop_ply: 0,
-        };
-        if rec.dn == 0 && rec.dep.on_path() {
-            new.set_dependence(rec.dep, rec.path);
-        } else if bounded {
-            new.flags |= FLAG_BOUNDED;
-            new.len = match rec.dep {
-                Dependence::Within { plies, .. } if rec.dn == 0 => plies,
-                _ => {
-                    debug_assert!(rec.dn != 0, "a bounded disproof rests on its bound");
-                    rec.budget
-                }
-            }
-            .min(u16::MAX as u32) as u16;
-        }
-        let within = new.is_within();
-        let c = &mut self.clusters[idx];
-        // The slot of this very position (same board, same hand, same kind of result; for a bounded
-        // estimate the same budget; a bounded disproof takes the place of the estimates it decides) is
-        // updated in place, keeping the effort already spent there.
-        let same = |e: &Entry| {
-            e.hand == rec.hand
-                && e.is_path_dependent() == new.is_path_dependent()
-                && e.is_bounded() == new.is_bounded()
-                && (!new.is_path_dependent() || e.path() == rec.path)
-                && (!new.is_bounded()
-                    || new.is_path_dependent()
-                    || if within {
-                        e.is_within() || e.len <= new.len
-                    } else {
-                        !e.is_within() && e.len == new.len
-                    })
-        };
-        if let Some(i) = (0..CLUSTER).find(|&i| c.keys[i] == key && same(&c.entries[i])) {
-            let e = &mut c.entries[i];
-            new.amount = e.amount.saturating_add(amount);
-            // A fact already known stays: the shortest proof, the widest bounded disproof.
-            if e.is_proven() && proven {
-                if e.len < new.len {
-                    (new.len, new.best) = (e.len, e.best);
-                }
-            } else if e.is_within() && within {
-                if e.len > new.len {
-                    (new.len, new.best) = (e.len, e.best);
-                }
-            } else if new.is_path_dependent() && new.is_bounded() && e.dn > new.dn {
-                // The wider bound on this path, with the loop it rests on.
-                (new.dn, new.loop_ply) = (e.dn, e.loop_ply);
-            } else if (e.is_proven() && !proven) || (e.is_general_disproof() && !general_disproof) {
-                // A final result is never overwritten by an estimate.
-                e.amount = new.amount;
-                return;
-            }
-            *e = new;
-            self.used -= Self::free_decided(c, key, &new);
-            return;
-        }
-        self.used -= Self::free_decided(c, key, &new);
-        if c.keys.iter().all(|&k| k == 0) {
-            self.mark_dirty(idx);
-        }
-        let c = &mut self.clusters[idx];
-        let i = match c.keys.iter().position(|&k| k == 0) {
-            Some(i) => i,
-            None => {
-                // Replace the least valuable entry.
-                let (i, _) = c
-                    .entries
-                    .iter()
-                    .enumerate()
-                    .min_by_key(|(_, e)| e.value())
-                    .expect("clusters are non-empty");
-                self.used -= 1;
-                i
-            }
-        };
-        self.used += 1;
-        self.written += 1;
-        c.keys[i] = key;
-        c.entries[i] = new;
-        if self.used * 1000 >= self.capacity() * GC_TRIGGER {
-            self.collect();
-        }
-    }
-
-    /// After storing `new` (a proof, a general disproof or a bounded disproof), frees the other entries
-    /// of the same board that it decides. Returns how many.
-    /// * A proof with proof hand H in `len` plies: estimates for hands covering H (main ones, and bounded
-    ///   ones whose budget is at least `len`) and proofs of such hands that are no shorter.
-    /// * A general disproof with disproof hand H: every unproven entry whose hand H covers.
-    /// * "No mate within d" with hand H: bounded estimates for budgets up to d and bounded disproofs no
-    ///   wider, for hands H covers.
-    fn free_decided(c: &mut Cluster, key: u64, new: &Entry) -> usize {
-        let proven = new.is_proven();
-        let within = new.is_within();
-        if !proven && !within && !new.is_general_disproof() {
-            return 0;
-        }
-        let mut freed = 0;
-        for i in 0..CLUSTER {
-            let e = &c.entries[i];
-            let same_slot = e.hand == new.hand
-                && e.is_bounded() == new.is_bounded()
-                && e.is_path_dependent() == new.is_path_dependent();
-            if c.keys[i] != key || same_slot {
-                continue;
-            }
-            let decided = if proven {
-                !e.is_path_dependent()
-                    && e.hand.covers(new.hand)
-                    && if e.is_bounded() {
-                        !e.is_within() && e.len >= new.len
-                    } else {
-                        !e.is_proven() || e.len >= new.len
-                    }
-            } else if within {
-                e.is_bounded()
-                    && !e.is_path_dependent()
-                    && e.len <= new.len
-                    && new.hand.covers(e.hand)
-            } else {
-                !e.is_proven() && new.hand.covers(e.hand)
-            };
-            if decided {
-                c.free(i);
-                freed += 1;
-            }
-        }
-        freed
-    }
-
-    /// Garbage collection: frees the least valuable entries (see `Entry::value`) until about
-    /// `GC_TARGET` per mille of the slots are in use. The threshold is found from a histogram of
-    /// log2(value), so the collection is two passes over the table.
-    pub fn collect(&mut self) {
-        self.gcs += 1;
-        let mut histogram = [0usize; 65];
-        for c in self.clusters.iter() {
-            for (e, _) in c.entries.iter().zip(c.keys).filter(|&(_, k)| k != 0) {
-                histogram[64 - e.value().leading_zeros() as usize] += 1;
-            }
-        }
-        let to_free = self
-            .used
-            .saturating_sub(self.capacity() * GC_TARGET / 1000)
-            .max(1);
-        // The smallest bucket bound whose entries, with all below it, make up the entries to free.
-        let mut freed_below = 0;
-        let mut bound = 0;
-        while bound < 64 && freed_below < to_free {
-            freed_below += histogram[bound];
-            bound += 1;
-        }
-        let limit = if bound >= 64 { u64::MAX } else { 1u64 << bound };
-        let mut freed = 0;
-        for c in self.clusters.iter_mut() {
-            for i in 0..CLUSTER {
-                if c.keys[i] != 0 && c.entries[i].value() < limit {
-                    c.free(i);
-                    freed += 1;
-                }
-            }
-        }
-        self.used -= freed;
-        // A table whose clusters were all written is cleared by a fill anyway.
-        self.dirty = None;
-    }
-
-    /// Frees every disproof resting on the depth limit (when the limit is raised they no longer hold).
-    pub fn purge_depth_cuts(&mut self) {
-        let mut freed = 0;
-        for c in self.clusters.iter_mut() {
-            for i in 0..CLUSTER {
-                if c.keys[i] != 0 && c.entries[i].dependence() == Dependence::DepthCut {
-                    c.free(i);
-                    freed += 1;
-                }
-            }
-        }
-        self.used -= freed;
     }
 }
 

@@ -1,5 +1,5 @@
-//! One slot of the table (`Entry`: the hand, the numbers, what a result rests on, its effort) and the
-//! 256-byte cluster of eight that the table is an array of.
+//! One slot of the table as a value (`Entry`: the hand, the numbers, what a result rests on, its
+//! effort), and its packing into the three words a cluster stores it in (`cluster.rs`).
 
 use crate::position::Hand;
 use crate::search::loops::{Dependence, NO_MATE_PLIES};
@@ -14,10 +14,9 @@ pub(super) const FLAG_OR: u8 = 4;
 /// `dn == 0`, the disproof "no mate within `len` plies". (Its proofs are ordinary proofs.)
 pub(super) const FLAG_BOUNDED: u8 = 8;
 
-/// 24 bytes, and the slot's board key (8 bytes) in the cluster's key line: eight to a 256-byte
-/// cluster.
-#[derive(Clone, Copy, Default)]
-#[repr(C)]
+/// A slot's contents, 24 bytes packed (`Entry::pack`), beside the slot's board key in the cluster's
+/// key line: eight to a 256-byte cluster.
+#[derive(Clone, Copy, Default, Debug, PartialEq, Eq)]
 pub(super) struct Entry {
     /// Attacker hand: the exact hand (unproven), the proof hand (proven) or the disproof hand.
     pub(super) hand: Hand,
@@ -32,7 +31,6 @@ pub(super) struct Entry {
     /// entries (`FLAG_BOUNDED`): the budget of an estimate, or the plies of a bounded disproof.
     pub(super) len: u16,
     pub(super) flags: u8,
-    pub(super) _pad: u8,
     /// Path-dependent disproofs resting on a loop: the ply of the repeated position (clamped).
     pub(super) loop_ply: u16,
 }
@@ -157,36 +155,37 @@ impl Entry {
     }
 }
 
-pub(super) const CLUSTER: usize = 8;
+/// An entry packed into three words, as a cluster stores it: the words are written and read whole
+/// under the cluster's lock (`cluster.rs`), so a reader never sees one field of an old entry beside
+/// another of a new one.
+pub(super) type Words = [u64; 3];
 
-/// Eight slots: their board keys first, in one cache line, then their entries. Most probes (over
-/// four in five while a hard problem is searched) find no entry of their board at all, and such a
-/// probe reads the key line only: one cache line from memory instead of four.
-#[derive(Clone, Copy, Default)]
-#[repr(C, align(64))]
-pub(super) struct Cluster {
-    /// Board keys (salted, see `slot_key`) of the slots; 0 for an empty slot, the one mark of one.
-    pub(super) keys: [u64; CLUSTER],
-    pub(super) entries: [Entry; CLUSTER],
-}
-
-// The layout `memory.rs` relies on: no padding anywhere (24-byte entries of 4- and 2-byte integers,
-// eight keys and eight entries to 256 bytes).
-const _: () = assert!(std::mem::size_of::<Entry>() == 24);
-const _: () = assert!(std::mem::size_of::<Cluster>() == 256);
-
-/// The key a slot stores for board key `key`: never 0, which marks an empty slot (0 and 1 share a
-/// slot key, a collision like any other 64-bit one).
-#[inline(always)]
-pub(super) fn slot_key(key: u64) -> u64 {
-    key | u64::from(key == 0)
-}
-
-impl Cluster {
-    /// Empties slot `i`.
+impl Entry {
+    /// The entry's three words: hand and pn; dn and amount; best, len, flags and loop ply.
     #[inline(always)]
-    pub(super) fn free(&mut self, i: usize) {
-        self.keys[i] = 0;
-        self.entries[i] = Entry::default();
+    pub(super) fn pack(&self) -> Words {
+        [
+            u64::from(self.hand.raw()) | u64::from(self.pn) << 32,
+            u64::from(self.dn) | u64::from(self.amount) << 32,
+            u64::from(self.best)
+                | u64::from(self.len) << 16
+                | u64::from(self.flags) << 32
+                | u64::from(self.loop_ply) << 48,
+        ]
+    }
+
+    /// The entry `pack` made these words of (all-zero words: the empty entry).
+    #[inline(always)]
+    pub(super) fn unpack(w: Words) -> Entry {
+        Entry {
+            hand: Hand::from_raw(w[0] as u32),
+            pn: (w[0] >> 32) as u32,
+            dn: w[1] as u32,
+            amount: (w[1] >> 32) as u32,
+            best: w[2] as u16,
+            len: (w[2] >> 16) as u16,
+            flags: (w[2] >> 32) as u8,
+            loop_ply: (w[2] >> 48) as u16,
+        }
     }
 }

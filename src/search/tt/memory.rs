@@ -126,8 +126,9 @@ mod linux {
 
     // SAFETY: a `Mapping` owns its memory exclusively (no other value points into it, and it is unmapped
     // only when the `Mapping` is dropped), like a `Box<[Cluster]>`: moving it to another thread moves
-    // that ownership, and a shared `&Mapping` only ever hands out `&[Cluster]`, plain integers with no
-    // interior mutability. So it is `Send` and `Sync` exactly as `Box<[Cluster]>` is.
+    // that ownership, and a shared `&Mapping` only ever hands out `&[Cluster]`, whose words are atomics
+    // (`Cluster: Sync`): sharing it between threads is sharing a `&[Cluster]`. So it is `Send` and
+    // `Sync` exactly as `Box<[Cluster]>` is.
     unsafe impl Send for Mapping {}
     unsafe impl Sync for Mapping {}
 
@@ -185,7 +186,7 @@ mod linux {
             // SAFETY: `start..start + len` clusters lie inside the mapping (see `new`), which lives as
             // long as `self` (and, being mapped, spans less than `isize::MAX` bytes). `start` is a multiple of HUGE_PAGE, so aligned for `Cluster` (64 bytes).
             // Every byte reads as zero until written (anonymous mappings are zero-filled), all zeros
-            // is a valid `Cluster` (integers only, `repr(C)`; `empty_cluster_is_all_zero_bytes` checks
+            // is a valid `Cluster` (atomic 64-bit words only, `repr(C)`; `empty_cluster_is_all_zero_bytes` checks
             // it is the empty one), and anything written since came through these slices as whole
             // `Cluster` values. Aliasing follows `&self`.
             unsafe { std::slice::from_raw_parts(self.start.as_ptr(), self.len) }
@@ -275,9 +276,10 @@ mod tests {
     /// The mapping is only sound (and only empty) if an all-zero cluster is the empty one.
     #[test]
     fn empty_cluster_is_all_zero_bytes() {
-        let c = Cluster::default();
-        // SAFETY: reads the bytes of a live, fully initialised `repr(C)` value of integers with no
-        // padding between them (the size assertion in `tt.rs` pins the layout: 8 keys + 8 entries).
+        let c = Cluster::EMPTY;
+        // SAFETY: reads the bytes of a live, fully initialised `repr(C)` value of atomic 64-bit words
+        // with no padding between them (the size assertion in `cluster.rs` pins the layout), while
+        // no other reference to it exists.
         let bytes = unsafe {
             std::slice::from_raw_parts(
                 (&c as *const Cluster).cast::<u8>(),
@@ -327,10 +329,10 @@ mod tests {
         for n in [1, 7, 4096, (8 << 20) / std::mem::size_of::<Cluster>()] {
             let mut c = Clusters::new(n).expect("a small table can be had");
             assert_eq!(c.len(), n);
-            assert!(c.iter().all(|x| x.keys == [0; super::super::CLUSTER]));
-            c[n - 1].keys[3] = 42;
-            c[0].keys[0] = 7;
-            assert_eq!((c[0].keys[0], c[n - 1].keys[3]), (7, 42));
+            assert!(c.iter().all(|x| x.keys() == [0; super::super::CLUSTER]));
+            c[n - 1].set_key_word(3, 42);
+            c[0].set_key_word(0, 7);
+            assert_eq!((c[0].keys()[0], c[n - 1].keys()[3]), (7, 42));
             #[cfg(target_os = "linux")]
             assert_eq!(c.as_ptr() as usize % (2 << 20), 0);
         }
@@ -359,7 +361,7 @@ mod tests {
         let n = (64 << 20) / std::mem::size_of::<Cluster>();
         let mut c = Clusters::new(n).expect("64 MiB can be had");
         assert_eq!(resident(&c, n), 0);
-        c[n / 2].keys[0] = 1;
+        c[n / 2].set_key_word(0, 2);
         let r = resident(&c, n);
         assert!((1..=512).contains(&r), "{r} pages resident after one write");
     }
@@ -371,14 +373,14 @@ mod tests {
     fn populate_backs_every_page_and_keeps_the_contents() {
         let n = (8 << 20) / std::mem::size_of::<Cluster>();
         let mut c = Clusters::new(n).expect("8 MiB can be had");
-        c[5].keys[1] = 9;
+        c[5].set_key_word(1, 9);
         if c.populate() {
             assert_eq!(resident(&c, n), (n * std::mem::size_of::<Cluster>()) / 4096);
         }
-        assert_eq!(c[5].keys[1], 9);
+        assert_eq!(c[5].keys()[1], 9);
         assert!(
             c.iter()
-                .filter(|x| x.keys != [0; super::super::CLUSTER])
+                .filter(|x| x.keys() != [0; super::super::CLUSTER])
                 .count()
                 == 1
         );

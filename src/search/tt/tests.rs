@@ -3,6 +3,7 @@
 use super::*;
 use crate::position::PieceKind;
 use crate::search::loops::NO_MATE_PLIES;
+use crate::search::numbers::UNIT;
 
 fn hand(p: u8, g: u8) -> Hand {
     let mut h = Hand::EMPTY;
@@ -38,7 +39,7 @@ fn rec(hand: Hand, pn: PnDn, dn: PnDn, amount: u32) -> Record {
 
 #[test]
 fn proofs_cover_superior_hands_only() {
-    let mut t = Table::new(1);
+    let t = Table::new(1);
     t.store(42, &rec(hand(1, 1), 0, INF, 10));
     assert!(t.probe(42, hand(1, 1), 0, UNBOUNDED).is_proven());
     assert!(t.probe(42, hand(3, 2), 0, UNBOUNDED).is_proven());
@@ -49,7 +50,7 @@ fn proofs_cover_superior_hands_only() {
 /// A general disproof read back from the table carries no dependence.
 #[test]
 fn general_disproofs_cover_inferior_hands_and_depend_on_nothing() {
-    let mut t = Table::new(1);
+    let t = Table::new(1);
     t.store(7, &rec(hand(2, 0), INF, 0, 10));
     let p = t.probe(7, hand(1, 0), 0, UNBOUNDED);
     assert!(p.is_disproven());
@@ -60,7 +61,7 @@ fn general_disproofs_cover_inferior_hands_and_depend_on_nothing() {
 
 #[test]
 fn loop_disproofs_match_their_path_only() {
-    let mut t = Table::new(1);
+    let t = Table::new(1);
     let mut r = rec(hand(0, 1), INF, 0, 10);
     r.dep = Dependence::Loop { ply: 3 };
     r.path = 1234;
@@ -74,7 +75,7 @@ fn loop_disproofs_match_their_path_only() {
 
 #[test]
 fn depth_cut_disproofs_match_their_path_and_are_purged() {
-    let mut t = Table::new(1);
+    let t = Table::new(1);
     let mut r = rec(hand(0, 1), INF, 0, 10);
     r.dep = Dependence::DepthCut;
     r.path = 77;
@@ -106,7 +107,7 @@ fn bounded(hand: Hand, pn: PnDn, dn: PnDn, plies: u32, budget: u32) -> Record {
 /// bounded entries.
 #[test]
 fn bounded_entries_answer_bounded_questions_only() {
-    let mut t = Table::new(1);
+    let t = Table::new(1);
     let mut proof = rec(hand(1, 0), 0, INF, 10);
     proof.len = 9;
     t.store(3, &proof);
@@ -137,12 +138,12 @@ fn bounded_entries_answer_bounded_questions_only() {
     // A wider disproof replaces the estimates it decides; a proof frees those it decides.
     t.store(4, &bounded(hand(0, 1), INF, 0, 15, 15));
     assert!(t.probe(4, hand(0, 1), 0, 13).is_disproven());
-    let used = t.used;
+    let used = t.used.load(Ordering::Relaxed);
     t.store(5, &bounded(hand(0, 1), 40, 50, 0, 13).clone_estimate());
     let mut p5 = rec(hand(0, 1), 0, INF, 10);
     p5.len = 11;
     t.store(5, &p5);
-    assert_eq!(t.used, used + 1);
+    assert_eq!(t.used.load(Ordering::Relaxed), used + 1);
     assert!(t.probe(5, hand(0, 1), 0, 13).is_proven());
 }
 
@@ -152,7 +153,7 @@ fn bounded_entries_answer_bounded_questions_only() {
 /// A real bound reads back as it was stored.
 #[test]
 fn no_mate_at_any_length_reads_back_as_itself() {
-    let mut t = Table::new(1);
+    let t = Table::new(1);
     t.store(8, &bounded(hand(1, 0), INF, 0, NO_MATE_PLIES, 9));
     let p = t.probe(8, hand(1, 0), 0, 9);
     assert!(p.is_disproven());
@@ -176,7 +177,7 @@ fn no_mate_at_any_length_reads_back_as_itself() {
 /// A bounded disproof resting on a loop above the node holds on its path only, within its bound.
 #[test]
 fn bounded_loop_disproofs_match_their_path_only() {
-    let mut t = Table::new(1);
+    let t = Table::new(1);
     let mut r = bounded(hand(0, 1), INF, 0, 9, 9);
     r.dep = Dependence::Within {
         plies: 9,
@@ -195,7 +196,7 @@ fn bounded_loop_disproofs_match_their_path_only() {
 
 #[test]
 fn unproven_entries_bound_neighbours() {
-    let mut t = Table::new(1);
+    let t = Table::new(1);
     t.store(5, &rec(hand(1, 1), 300, 7, 10));
     let exact = t.probe(5, hand(1, 1), 0, UNBOUNDED);
     assert!(exact.found && exact.pn == 300 && exact.dn == 7);
@@ -209,26 +210,26 @@ fn unproven_entries_bound_neighbours() {
 
 #[test]
 fn full_cluster_replaces_the_cheapest() {
-    let mut t = Table::new(1);
+    let t = Table::new(1);
     // Same key, many hands: more than a cluster holds.
     for p in 0..20u8 {
         t.store(11, &rec(hand(p, 0), 3 * UNIT, 3 * UNIT, p as u32 + 1));
     }
     // One cluster's worth are live; the most searched ones survive, the cheapest went.
-    assert_eq!(t.used, CLUSTER);
+    assert_eq!(t.used.load(Ordering::Relaxed), CLUSTER);
     assert!(t.probe(11, hand(19, 0), 0, UNBOUNDED).found);
     assert!(!t.probe(11, hand(0, 0), 0, UNBOUNDED).found);
     // A proof frees what it subsumes.
     t.store(11, &rec(hand(0, 0), 0, INF, 1));
     assert!(t.probe(11, hand(5, 0), 0, UNBOUNDED).is_proven());
-    assert_eq!(t.used, 1);
+    assert_eq!(t.used.load(Ordering::Relaxed), 1);
 }
 
 /// Filling a tiny table past the trigger collects garbage, keeps the valuable entries and leaves
 /// the table usable below the trigger.
 #[test]
 fn garbage_collection_frees_the_cheap_and_keeps_the_valuable() {
-    let mut t = Table::new(1);
+    let t = Table::new(1);
     let cap = t.capacity();
     let key = |i: usize| (i as u64 + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15);
     // Valuable proofs first, then many cheap estimates.
@@ -299,4 +300,94 @@ fn a_table_never_takes_more_than_the_free_memory() {
         "{} MiB, {free} bytes free",
         t.size_mb()
     );
+}
+
+/// The cluster's lock (`cluster.rs`): threads that write whole entries (every field the same number)
+/// and threads that read them never see an entry whose fields come from two writes (an entry is
+/// three words: read one by one without the lock while another thread writes them, it could be).
+#[test]
+fn a_locked_entry_is_never_read_torn() {
+    use super::cluster::{CLUSTER, Cluster};
+    use super::entry::Entry;
+    use std::sync::atomic::AtomicBool;
+    let cluster = Cluster::EMPTY;
+    let done = AtomicBool::new(false);
+    let entry = |v: u32| Entry {
+        hand: Hand::from_raw(v),
+        pn: v,
+        dn: v,
+        amount: v,
+        best: v as u16,
+        len: v as u16,
+        flags: v as u8,
+        loop_ply: v as u16,
+    };
+    std::thread::scope(|scope| {
+        for t in 0..2u32 {
+            let (cluster, done) = (&cluster, &done);
+            scope.spawn(move || {
+                let mut v = t;
+                while !done.load(Ordering::Relaxed) {
+                    v = v.wrapping_mul(2_654_435_761).wrapping_add(1);
+                    let c = cluster.lock();
+                    c.set((v as usize) % CLUSTER, 2, &entry(v));
+                }
+            });
+        }
+        let mut reads = 0u64;
+        while reads < 200_000 {
+            let c = cluster.lock();
+            for i in 0..CLUSTER {
+                let e = c.entry(i);
+                assert_eq!(e, entry(e.pn), "slot {i} read torn after {reads} reads");
+                reads += 1;
+            }
+        }
+        done.store(true, Ordering::Relaxed);
+    });
+}
+
+/// Threads storing and probing one small table at once (proofs, disproofs and estimates over a few
+/// boards, with garbage collections): no panic, every proof read back covers a hand it was stored
+/// for with the length it was stored with (lengths and hands are tied: proof hand `h` ↔ length
+/// `2·pawns(h) + 1`), and once they stop the count of slots in use is exact.
+#[test]
+fn threads_share_one_table() {
+    let t = Table::new(1);
+    std::thread::scope(|scope| {
+        for id in 0..4u64 {
+            let t = &t;
+            scope.spawn(move || {
+                let mut x = id.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
+                for _ in 0..50_000 {
+                    x ^= x << 13;
+                    x ^= x >> 7;
+                    x ^= x << 17;
+                    let key = (x >> 40) % 5_000 + 1;
+                    let p = ((x >> 8) % 4) as u8;
+                    let h = hand(p, 0);
+                    let len = 2 * u16::from(p) + 1;
+                    match x % 4 {
+                        0 => t.store(key, &Record::proof(h, len, 0, true)),
+                        1 => t.store(key, &rec(h, 2 * UNIT, UNIT, (x % 100) as u32)),
+                        2 => t.store(key, &rec(hand(p + 4, 0), INF, 0, 1)),
+                        _ => {
+                            let probe = t.probe(key, hand(3, 0), 0, UNBOUNDED);
+                            if probe.is_proven() {
+                                let pawns = probe.hand.count(PieceKind::Pawn);
+                                assert!(pawns <= 3, "{probe:?}");
+                                assert_eq!(probe.len, 2 * u16::from(pawns) + 1, "{probe:?}");
+                            }
+                        }
+                    }
+                }
+            });
+        }
+    });
+    let in_use: usize = t
+        .clusters
+        .iter()
+        .map(|c| c.keys().iter().filter(|&&k| k != 0).count())
+        .sum();
+    assert_eq!(t.used.load(Ordering::Relaxed), in_use);
 }
