@@ -3,8 +3,8 @@
 //! the table sizes a front end may ask for.
 
 use crate::position::{Move, Position};
-use crate::search::alternatives::Alternatives;
-use crate::search::futile::Futile;
+use crate::search::Alternatives;
+use crate::search::Futile;
 use crate::search::tt::machine_memory_mb;
 use crate::search::{
     MateOutcome, PvLevel, SearchInfo, SearchLimits, Solver, verify_line_in_check, verify_mate_line,

@@ -6,7 +6,7 @@
 use kanju::checked::{INTERNAL_ERROR, UNVERIFIED};
 use kanju::cli::solve::{Format, Notation, SolveOptions, is_problem_line, run_solve};
 use kanju::position::Position;
-use kanju::search::futile::Futile;
+use kanju::search::Futile;
 use kanju::search::PvLevel;
 use kanju::search::verify_mate_line;
 use libfuzzer_sys::fuzz_target;

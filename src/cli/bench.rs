@@ -28,7 +28,7 @@ pub struct BenchOptions {
     /// How much work goes into each mating line.
     pub pv: crate::search::PvLevel,
     /// Whether futile interpositions count (`skip`: lengths are canonical).
-    pub futile: crate::search::futile::Futile,
+    pub futile: crate::search::Futile,
 }
 
 /// The `expected` column.

@@ -6,7 +6,7 @@
 //! until the answer is no. On short problems the proof and the re-proofs that shorten it cost more
 //! than the final refutation: the first proof of a mate in 7 is often a mate in 13 or 19.
 //!
-//! Iterative deepening asks the same bounded question (`Dfpn::horizon`) bottom-up. The first yes is
+//! Iterative deepening asks the same bounded question (`bounded.rs`) bottom-up. The first yes is
 //! exact at once: "mate within d" is proven after "mate within d − 2" was refuted, and mates from the
 //! root have odd lengths, so the proof's length is d (the argument that bounded answers are the
 //! minimax lengths, repetitions cut or not, is `pv.rs`'s). The refutations on the way are the ones the
@@ -26,27 +26,49 @@
 //! The bounded refutations that the shortening after the proof would have reused cost less than the
 //! cap to find again.
 
-use super::dfpn::Dfpn;
-use super::loops::{Dependence, NO_MATE_PLIES};
-use super::pv;
+use crate::search::bounded::{Bound, mate_within, shortest_first};
+use crate::search::dfpn::Searcher;
+use crate::search::loops::{Dependence, NO_MATE_PLIES};
 
-impl Dfpn<'_> {
-    /// Deepens from the root (its path must be set up) within the node cap. Returns the root's
-    /// minimax length if a mate was found (the root is then proven in the table with that length),
-    /// `None` if the cap, a limit or `stop` came first or the root has no mate at all (the proof
-    /// search then decides). Leaves `aborted` set only for the user's limits and `stop`.
-    pub(super) fn deepen(&mut self) -> Option<u32> {
-        let cap = self.config.deepen_nodes;
-        if cap == 0 {
-            return None;
-        }
-        // Nothing in the table yet: a failed deepening can put it back as it was (see above).
-        let fresh = self.tt.entries_written() == 0;
-        self.deepening = true;
-        let found = self.shortest_first(cap, u32::MAX, |s, d| {
+/// What shortest-first deepening learnt of the root.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Deepened {
+    /// The root's minimax length, when a mate was found (the root is then proven in the table with
+    /// that length).
+    pub exact: Option<u32>,
+    /// The shortest a mate from the root can be: every shorter bound was refuted ("no mate within
+    /// `least_mate` − 2"), whatever became of the table entries that said so. The line phase starts
+    /// from it (`pv::tighten`). 1 when nothing was refuted.
+    pub least_mate: u32,
+}
+
+impl Deepened {
+    /// Nothing learnt (no deepening).
+    pub const NOTHING: Deepened = Deepened {
+        exact: None,
+        least_mate: 1,
+    };
+}
+
+/// Deepens from the root (entered, `Searcher::enter_root`) within the node cap
+/// (`SearchConfig::deepen_nodes`). `exact` is `None` if the cap, a limit or `stop` came first or the
+/// root has no mate at all (the proof search then decides). Leaves `aborted` set only for the user's
+/// limits and `stop`. On a table that was empty before it, a deepening that found no mate leaves it
+/// empty again (module comment).
+pub fn deepen(s: &mut Searcher) -> Deepened {
+    let cap = s.config().deepen_nodes;
+    if cap == 0 {
+        return Deepened::NOTHING;
+    }
+    // Nothing in the table yet: a failed deepening can put it back as it was (see above).
+    let fresh = s.tt().entries_written() == 0;
+    let mut least_mate = 1;
+    let game = s.game.looking_ahead();
+    let exact = s.in_game(game, |s| {
+        shortest_first(s, cap, u32::MAX, |s, d| {
             // The iteration's visit of the root (counted even where the frontier answers it).
-            s.nodes += 1;
-            let r = pv::mate_within(s, d, "deepen");
+            s.stats.nodes += 1;
+            let r = mate_within(s, d, "deepen");
             if r.pn == 0 {
                 // "No mate within d − 2" came before (or d = 1): the length is d.
                 debug_assert_eq!(u32::from(r.len), d);
@@ -55,7 +77,7 @@ impl Dfpn<'_> {
             match r.dep {
                 // Refuted within the bound: ask the next length.
                 Dependence::Within { plies, .. } if r.dn == 0 && plies < NO_MATE_PLIES => {
-                    s.least_mate = d + 2;
+                    least_mate = d + 2;
                     Bound::Refuted
                 }
                 // Stopped; refuted without reaching the horizon anywhere (no mate at all: the
@@ -63,79 +85,20 @@ impl Dfpn<'_> {
                 // refuted by the depth limit.
                 _ => Bound::Stop,
             }
-        });
-        self.deepening = false;
-        if found.is_none() && fresh {
-            self.tt.clear();
-        }
-        found
-    }
-
-    /// Shortest first from the current node (an OR node): asks `ask` "mate within d?" for d = 1, 3,
-    /// 5, … up to `longest`, within `cap` more nodes (and the node budget already set). The first d
-    /// answered `Mate` is the node's minimax length, since every shorter bound was refuted before
-    /// it. `None` if the cap or a limit comes first, a bound is neither proven nor refuted, or
-    /// `longest` is passed. Leaves `aborted` set only for a limit beyond the cap.
-    pub(super) fn shortest_first(
-        &mut self,
-        cap: u64,
-        longest: u32,
-        mut ask: impl FnMut(&mut Self, u32) -> Bound,
-    ) -> Option<u32> {
-        let end = self.nodes.saturating_add(cap);
-        self.within_cap(cap, |s| {
-            let mut d = 1;
-            while d <= longest && !s.aborted {
-                let begun = s.nodes;
-                match ask(s, d) {
-                    Bound::Mate => return Some(d),
-                    Bound::Refuted => {}
-                    Bound::Stop => break,
-                }
-                // Each bound costs more than the last: one that cannot finish is not begun (it
-                // would be spent for nothing).
-                if s.nodes - begun > end.saturating_sub(s.nodes) {
-                    break;
-                }
-                d += 2;
-            }
-            None
         })
+    });
+    if exact.is_none() && fresh {
+        s.tt().clear();
     }
-
-    /// Runs `f` within `cap` more nodes (and the node budget already set). Leaves `aborted` set only
-    /// for a limit beyond the cap.
-    pub(super) fn within_cap<R>(&mut self, cap: u64, f: impl FnOnce(&mut Self) -> R) -> R {
-        let saved_budget = self.node_budget;
-        let end = self.nodes.saturating_add(cap);
-        self.node_budget = Some(saved_budget.map_or(end, |b| b.min(end)));
-        let r = f(self);
-        self.node_budget = saved_budget;
-        if !self.limit_reached() {
-            self.aborted = false;
-        }
-        r
-    }
-}
-
-/// What one bound of a shortest-first search (`Dfpn::shortest_first`) found.
-pub(super) enum Bound {
-    /// A mate within the bound.
-    Mate,
-    /// No mate within it: the next bound is asked.
-    Refuted,
-    /// Neither: the search ends.
-    Stop,
+    Deepened { exact, least_mate }
 }
 
 #[cfg(test)]
 mod tests {
-    use super::super::config::SearchConfig;
-    use super::super::dfpn::{Dfpn, RootResult};
-    use super::super::tt::{Table, UNBOUNDED};
-    use super::super::{SearchLimits, problem_position};
-    use crate::position::Position;
-    use std::sync::atomic::AtomicBool;
+    use super::deepen;
+    use crate::search::dfpn::RootResult;
+    use crate::search::dfpn::tests::fresh_search;
+    use crate::search::tt::UNBOUNDED;
 
     /// yaneuraou-mate7.tsv `yo-m7-13`: a mate in 7 whose first df-pn proof is a longer mate.
     const MATE_IN_7: &str =
@@ -154,30 +117,25 @@ mod tests {
         cap: u64,
         spec: &str,
     ) -> ((RootResult, Option<u32>, Option<u32>, u64), usize) {
-        let mut tt = Table::new(4);
-        let mut config = SearchConfig {
-            deepen_nodes: cap,
-            ..SearchConfig::default()
-        };
-        config.apply(spec).unwrap();
-        let limits = SearchLimits::default();
-        let stop = AtomicBool::new(false);
-        let mut on_info = |_: &_| {};
-        let root = problem_position(&Position::from_sfen(sfen).unwrap());
-        let mut s = Dfpn::new(&mut tt, root, config, &limits, &stop, &mut on_info);
-        s.deepen = true;
-        let result = s.run();
-        let probe =
-            s.tt.probe(s.tt_key(), s.pos.hand(s.attacker), s.root_path, UNBOUNDED);
-        (
+        fresh_search(sfen, &format!("deepen={cap},{spec}"), |s| {
+            s.enter_root();
+            let deepened = deepen(s);
+            let result = if deepened.exact.is_some() {
+                RootResult::Proven
+            } else {
+                s.prove()
+            };
+            let probe = s.tt().probe(s.tt_key(), s.hand(), s.path.root, UNBOUNDED);
             (
-                result,
-                s.exact_root,
-                probe.is_proven().then_some(u32::from(probe.len)),
-                s.nodes,
-            ),
-            s.looks.filled(),
-        )
+                (
+                    result,
+                    deepened.exact,
+                    probe.is_proven().then_some(u32::from(probe.len)),
+                    s.stats.nodes,
+                ),
+                s.looks.filled(),
+            )
+        })
     }
 
     /// Deepening's bounded searches take the main search's initial numbers: with the look-ahead

@@ -156,6 +156,26 @@ fn minus_one(mut h: Hand, k: PieceKind) -> Hand {
     h
 }
 
+/// The spare game's proof hand (`canonical/spare.rs`) of a position the ordinary game proves with
+/// proof hand `proof`, where the attacker holds `hand`: `proof` plus one piece `hand` has over it, if
+/// `hand` covers `proof` and exceeds it.
+///
+/// Argument: the proof of `proof` is a mating strategy for any attacker hand covering it. Played with
+/// `hand` = `proof` + X, it never drops a piece of X, so X is in hand at every position of it, the
+/// mate included. The defender, holding X less, has a subset of the same moves; a line of the
+/// canonical game ends sooner where only futile drops are left (still with X in hand). So the
+/// attacker forces a mate with pieces to spare, and `proof` plus one piece of X (any kind: every hand
+/// covering it is such a hand) is a proof hand of the spare game. This holds with either side to
+/// move. Proven entries are general (never path-dependent), and every proof of the table's ordinary
+/// salt is a mate of the strict game, a canonical mate a fortiori.
+pub fn surplus_proof(hand: Hand, proof: Hand) -> Option<Hand> {
+    if !hand.covers(proof) {
+        return None;
+    }
+    let k = hand.saturating_sub(proof).kinds().next()?;
+    Some(proof.added(k))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

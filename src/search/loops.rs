@@ -52,6 +52,30 @@ use std::hash::{BuildHasherDefault, Hasher};
 /// A bound larger than any search's: "no mate within `NO_MATE_PLIES`" is "no mate" for a bounded search.
 pub const NO_MATE_PLIES: u32 = u32::MAX >> 1;
 
+/// The depth limit is never raised past this (the search recurses once per ply; see
+/// `SEARCH_STACK_BYTES`). Loop plies are stored in 16 bits, so it stays below 65536.
+pub const HARD_MAX_PLY: u32 = 60_000;
+
+/// The depth limit of a searcher: a child beyond `max_ply` is disproven for this path only
+/// (`Dependence::DepthCut`). If the root ends up disproven only because of such cuts, the limit is
+/// doubled, the cut results are dropped, and the search goes on: a cut is never an answer.
+#[derive(Clone, Copy, Debug)]
+pub struct DepthLimit {
+    pub max_ply: u32,
+    /// Some child was cut by the limit since the table last dropped the cuts' results.
+    pub cuts: bool,
+}
+
+impl DepthLimit {
+    /// A first limit of `max_ply` plies (kept within 2 and `HARD_MAX_PLY`).
+    pub fn new(max_ply: u32) -> DepthLimit {
+        DepthLimit {
+            max_ply: max_ply.clamp(2, HARD_MAX_PLY),
+            cuts: false,
+        }
+    }
+}
+
 /// What a result (a disproof: proofs are always general) depends on besides the position and hand.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Dependence {

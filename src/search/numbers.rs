@@ -194,28 +194,6 @@ pub fn best_threshold(th: PnDn, second: PnDn, eps_den: u32) -> PnDn {
     th.min(add(second, over))
 }
 
-/// Which children get a tie-break (`Pick`): at AND nodes (measured best), at OR nodes, both or none.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Ties {
-    Off,
-    And,
-    Or,
-    Both,
-}
-
-impl Ties {
-    /// Whether nodes of this kind break ties.
-    #[inline(always)]
-    pub fn at(self, or_node: bool) -> bool {
-        match self {
-            Ties::Off => false,
-            Ties::And => !or_node,
-            Ties::Or => or_node,
-            Ties::Both => true,
-        }
-    }
-}
-
 /// The child a node searches next, chosen while its children are scanned: the smallest number on the
 /// minimised side (df-pn's most-proving child) and the second smallest (its threshold overtakes it).
 ///
@@ -289,9 +267,6 @@ mod tests {
         assert_eq!(pick(&kids, true), (1, 32, 48));
         // Only solved children: nothing chosen.
         assert_eq!(pick(&[(INF, 0), (INF, 5)], true), (0, INF, INF));
-        assert!(Ties::And.at(false) && !Ties::And.at(true));
-        assert!(Ties::Or.at(true) && !Ties::Or.at(false));
-        assert!(Ties::Both.at(true) && !Ties::Off.at(false));
     }
 
     #[test]

@@ -242,21 +242,27 @@ impl Table {
     /// Bytes per entry (for the README and `info string`): the entry and its key.
     pub const ENTRY_BYTES: usize = std::mem::size_of::<Cluster>() / CLUSTER;
 
-    /// Empties the table. `&mut self`: no search may run meanwhile.
-    pub fn clear(&mut self) {
-        let dirty = *self.dirty_len.get_mut();
+    /// Empties the table. Meant for between searches (a solve clears it after a deepening that
+    /// found nothing, before any other searcher starts): a search running meanwhile would lose
+    /// entries and see counters restart, never read a torn entry.
+    pub fn clear(&self) {
+        let dirty = self.dirty_len.load(Ordering::Relaxed);
         if dirty <= DIRTY_MAX {
             for i in 0..dirty {
-                self.clusters[*self.dirty[i].get_mut() as usize].reset();
+                self.clusters[self.dirty[i].load(Ordering::Relaxed) as usize]
+                    .lock()
+                    .clear();
             }
         } else {
-            self.clusters.iter_mut().for_each(Cluster::reset);
+            for c in self.clusters.iter() {
+                c.lock().clear();
+            }
         }
-        *self.dirty_len.get_mut() = 0;
-        *self.used.get_mut() = 0;
-        *self.gcs.get_mut() = 0;
-        *self.written.get_mut() = 0;
-        *self.phases.get_mut() = 0;
+        self.dirty_len.store(0, Ordering::Relaxed);
+        self.used.store(0, Ordering::Relaxed);
+        self.gcs.store(0, Ordering::Relaxed);
+        self.written.store(0, Ordering::Relaxed);
+        self.phases.store(0, Ordering::Relaxed);
     }
 
     /// A salt no phase has used since the last clear, for results that no later phase may read (the

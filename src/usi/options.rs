@@ -4,8 +4,8 @@
 //! a GUI that sends garbage must not leave the engine half-configured.
 
 use crate::checked::{HASH_DEFAULT_MB, HASH_MAX_MB, HASH_MIN_MB, TableSizeError, check_table_size};
+use crate::search::Futile;
 use crate::search::PvLevel;
-use crate::search::futile::Futile;
 use std::fmt;
 
 pub const PV_INTERVAL_DEFAULT_MS: u64 = 1000;

@@ -169,7 +169,7 @@ fn bench_filter_limit_and_broken_rows() {
 /// first proof is 49 plies: in the default budget of a limited search the jumps print 17 plies, the
 /// steps 23 (before the ladder cost the first proof was larger, and so the budget: 13 and 21). The
 /// budget follows the first proof's size, so both searches keep the flat weak numbers
-/// (`gradecap=1`) and the unsplit drop chains (`stall=0`) under which those figures were taken: with
+/// (`agg=weak`) and the unsplit drop chains (`chains=-stall`) under which those figures were taken: with
 /// the graded default the first proof is another, and its budget takes both to 19; with the flat
 /// numbers and split chains, both to 25.
 #[test]
@@ -201,8 +201,8 @@ fn bench_line_phase_jumps_further_than_steps() {
         count(&row.replace("got mate", " mate"), "mate")
     };
     let (jumps, steps) = (
-        line_length("gradecap=1,stall=0"),
-        line_length("gradecap=1,stall=0,pvjumps=off"),
+        line_length("agg=weak,chains=-stall"),
+        line_length("agg=weak,chains=-stall,pvjumps=off"),
     );
     assert!(
         (13..steps).contains(&jumps),

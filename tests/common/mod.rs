@@ -209,14 +209,13 @@ pub fn shunsai_perft(pos: &mut shunsai::Position, depth: u32) -> u64 {
 
 /// Positions whose mating nets hold a perpetual-check cycle, where a naive "position -> mate length"
 /// cache can go wrong (komori-n's PV article), with their minimax lengths. Found by solving random
-/// game positions (`tests/differential`'s generator, seed 99; `find_perpetual_witnesses` there) with
-/// the loop-aware cache and with `SearchConfig::naive_loop_cache`, and keeping two where the lengths
-/// differed. Whether the naive cache errs on a position depends on the order the search meets the
-/// cycle in: since the table is cleared after a deepening that runs out of its cap, it errs on the
-/// second only (9 plies), with the line phase asking two plies at a time (`pv_jumps` off; with the
-/// jumps it is right on both). `tests/differential` (`perpetual_check_inside_the_net`) checks every one
-/// against the brute force and needs the naive cache wrong on at least one; `tests/usi/session.rs`
-/// (`perpetual_check_inside_the_net_over_usi`) asks the binary.
+/// game positions (`tests/differential`'s generator, seed 99) with the loop-aware cache and with the
+/// naive one (`SearchConfig::naive_loop_cache`, a switch of test builds only), and keeping two where
+/// the lengths differed. `tests/differential` (`perpetual_check_inside_the_net`) checks every one
+/// against the brute force; the library's unit test
+/// `the_naive_length_cache_prints_a_wrong_length_in_a_net_with_a_perpetual_check` (`pv/tests.rs`,
+/// which holds a copy of this list) needs the naive cache wrong on at least one;
+/// `tests/usi/session.rs` (`perpetual_check_inside_the_net_over_usi`) asks the binary.
 pub const PERPETUAL_IN_NET: [(&str, usize); 2] = [
     ("2+r2k3/9/2+P6/9/7+S1/5K3/9/9/9 b RBN 1", 11),
     ("6+P2/3k5/5+P3/9/9/9/9/9/6K2 b R2GP 1", 11),

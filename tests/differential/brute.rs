@@ -16,8 +16,8 @@
 //!
 //! `Truth::Mate(n)` is the exact minimax length: iterative deepening over the odd lengths, the first
 //! `n` with a forced mate within `n` plies, every legal defence counted (no futile-interposition
-//! rule); `solve_canonical` plays the canonical game instead (`futile_drop`), and `solve_composer` adds
-//! the composer's ranking (replies answered by a mate with pieces to spare are no defence).
+//! rule); `solve_canonical` plays the canonical game instead (`futile_drop`), and `canonical_game`
+//! with `spare` the spare game on top of it (a mate counts only with a piece left in hand).
 //!
 //! Its tests (rules, and 5- and 7-ply minimax lengths whose longest defence is not the first reply
 //! generated) take well under a second.
@@ -88,12 +88,6 @@ pub struct BruteForce {
     budget: u64,
     /// The canonical game: futile drop interpositions are no defence (`futile_drop`).
     canonical: bool,
-    /// The canonical game under the composers' rule (`composers_futile`): a strict brute force and
-    /// the plies it looks for a mate in; a test it cannot decide within them gives up the problem.
-    composers: Option<(Box<BruteForce>, i32)>,
-    /// The composer's ranking on top of the canonical game: a reply after which the attacker forces a
-    /// mate with pieces to spare (within the oracle's plies) is no defence either.
-    spare_oracle: Option<(Box<BruteForce>, i32)>,
     /// This instance plays the spare game: a mated defender counts only while the attacker holds a
     /// piece (an exact mate is a refutation, `Never`).
     spare_game: bool,
@@ -109,25 +103,8 @@ impl BruteForce {
             nodes: 0,
             budget,
             canonical: false,
-            composers: None,
-            spare_oracle: None,
             spare_game: false,
         }
-    }
-
-    /// `solve_canonical` with the composer's ranking: a reply after which the attacker forces a mate
-    /// ending with a piece in its hand, within `spare_plies`, is no defence, unless every reply that
-    /// is not a futile drop is such a reply (kanju's `spare.rs`, here from its statement: the same
-    /// canonical game, the mated positions counted only with a piece in hand). A spare mate longer
-    /// than `spare_plies` is missed.
-    pub fn solve_composer(root: &Position, max_plies: u32, spare_plies: u32, budget: u64) -> Truth {
-        let mut bf = BruteForce::new(budget);
-        bf.canonical = true;
-        let mut oracle = BruteForce::new(budget);
-        oracle.canonical = true;
-        oracle.spare_game = true;
-        bf.spare_oracle = Some((Box::new(oracle), spare_plies as i32));
-        bf.deepen(root, max_plies)
     }
 
     /// A brute force of the canonical game (futile drops are no defence, a defender left with only
@@ -146,104 +123,12 @@ impl BruteForce {
         self.deepen(pos, max_plies)
     }
 
-    /// Whether some reply in `list` other than `except` is not answered by a spare mate.
-    fn some_reply_not_spare(
-        &mut self,
-        pos: &mut Position,
-        list: &MoveList,
-        except: kanju::position::Move,
-    ) -> Result<bool, OutOfBudget> {
-        for &m in list.iter().filter(|&&m| m != except) {
-            pos.do_move(m);
-            let spare = self.spare_after(pos);
-            pos.undo_move(m);
-            if !spare? {
-                return Ok(true);
-            }
-        }
-        Ok(false)
-    }
-
-    /// Whether the attacker (to move in `pos`) forces a spare mate within the oracle's plies.
-    fn spare_after(&mut self, pos: &mut Position) -> Result<bool, OutOfBudget> {
-        let Some((oracle, plies)) = self.spare_oracle.as_mut() else {
-            return Ok(false);
-        };
-        let plies = *plies;
-        // Odd lengths only: the attacker mates on its own move.
-        Ok(oracle.attacker(pos, plies - (1 - plies % 2))? == Verdict::Mate)
-    }
-
     /// `solve` in the canonical game: a defender's drop that `futile_drop` calls futile is no
     /// defence, and a defender left with futile drops only is mated.
     pub fn solve_canonical(root: &Position, max_plies: u32, budget: u64) -> Truth {
         let mut bf = BruteForce::new(budget);
         bf.canonical = true;
         bf.deepen(root, max_plies)
-    }
-
-    /// `solve_canonical` under the composers' rule (`composers_futile`): a drop is futile when the
-    /// checker's capture, the captured piece handed back, leaves a strict mate (looked for within
-    /// `test_plies`, even).
-    pub fn solve_canonical_composers(
-        root: &Position,
-        max_plies: u32,
-        test_plies: u32,
-        budget: u64,
-    ) -> Truth {
-        let mut bf = BruteForce::new(budget);
-        bf.canonical = true;
-        debug_assert!(test_plies.is_multiple_of(2), "the defender moves first");
-        bf.composers = Some((Box::new(BruteForce::new(budget)), test_plies as i32));
-        bf.deepen(root, max_plies)
-    }
-
-    /// Whether the defender's drop `m` is futile under the composers' rule, from its statement in
-    /// kanju's README: the defender is in check from one piece; the checking piece captures the
-    /// dropped piece (a legal check from its square to the drop's, promoting or not); with the
-    /// captured piece given back to the defender, the attacker still mates (the strict game, any
-    /// length; looked for within the test's plies). `Err` when the budget runs out.
-    fn composers_futile(
-        &mut self,
-        pos: &mut Position,
-        m: kanju::position::Move,
-    ) -> Result<bool, OutOfBudget> {
-        let checkers = pos.checkers();
-        if !m.is_drop() || checkers.is_empty() || checkers.has_more_than_one() {
-            return Ok(false);
-        }
-        let checker = checkers.first();
-        let attacker = pos.side_to_move().flip();
-        let (strict, plies) = self.composers.as_mut().expect("the composers' game");
-        let plies = *plies;
-        pos.do_move(m);
-        let mut captures = MoveList::new();
-        generate_legal(pos, &mut captures);
-        let mut answer = Ok(false);
-        for &c in captures
-            .iter()
-            .filter(|c| !c.is_drop() && c.from() == checker && c.to() == m.to())
-        {
-            pos.do_move(c);
-            if pos.in_check() {
-                pos.transfer_hand_piece(attacker, m.drop_kind());
-                let v = strict.defender(pos, plies);
-                pos.transfer_hand_piece(attacker.flip(), m.drop_kind());
-                answer = match v {
-                    Ok(Verdict::Mate) => Ok(true),
-                    // No mate within the plies: taken as none (a longer one would make the solver's
-                    // test, which looks for any, disagree, and the sweep say so).
-                    Ok(_) => answer,
-                    Err(e) => Err(e),
-                };
-            }
-            pos.undo_move(c);
-            if !matches!(answer, Ok(false)) {
-                break;
-            }
-        }
-        pos.undo_move(m);
-        answer
     }
 
     /// The shortest mate of at most `max_plies` (odd) in `problem_position(root)`, by iterative
@@ -354,14 +239,7 @@ impl BruteForce {
         generate_legal(pos, &mut all);
         let mut list = MoveList::new();
         for &m in all.iter() {
-            let futile = if !self.canonical {
-                false
-            } else if self.composers.is_some() {
-                self.composers_futile(pos, m)?
-            } else {
-                futile_drop(pos, m)
-            };
-            if !futile {
+            if !(self.canonical && futile_drop(pos, m)) {
                 list.push(m);
             }
         }
@@ -378,27 +256,12 @@ impl BruteForce {
         // `Mate` unless some reply escapes. The first escape settles it: looking on for one that escapes
         // for ever (`Never`) would make `NoMate` verdicts more frequent but the search several times
         // slower, so `Never` is only claimed when the first escape found is one.
-        // With the composer's ranking, a reply answered by a spare mate is no defence unless every reply
-        // is: `witness` (asked once, when first needed) says whether some reply is not.
-        let mut witness = None;
         for &m in list.iter() {
             pos.do_move(m);
             let child = self.attacker(pos, plies - 1);
-            let spare = match child {
-                Ok(Verdict::NotWithin) if self.spare_oracle.is_some() => self.spare_after(pos),
-                _ => Ok(false),
-            };
             pos.undo_move(m);
             match child? {
                 Verdict::Mate => {}
-                Verdict::NotWithin if spare? => {
-                    if witness.is_none() {
-                        witness = Some(self.some_reply_not_spare(pos, &list, m)?);
-                    }
-                    if witness != Some(true) {
-                        return Ok(self.remember(pos, plies, Verdict::NotWithin));
-                    }
-                }
                 escape => return Ok(self.remember(pos, plies, escape)),
             }
         }

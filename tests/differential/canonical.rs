@@ -13,7 +13,7 @@ use crate::common::Rng;
 use crate::generate::{Convention, random_problem};
 use crate::{limits, long_seed, on_big_stack, position, solve, solver_with, usi};
 use kanju::position::{Move, Position};
-use kanju::search::futile::Futile;
+use kanju::search::Futile;
 use kanju::search::{
     MateOutcome, PvLevel, SearchLimits, SolveResult, Solver, verify_line_in_check,
 };
@@ -63,25 +63,10 @@ fn draw_mate(
     Some((text, root, n, r, line))
 }
 
-/// The futile-drop rule a sweep plays: the narrow one (`futiletest=0`) or the composers' one.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-enum Rule {
-    Narrow,
-    Composers,
-}
-
-/// The composers' rule: the solver's test cap, and the plies the brute force's own test looks in
-/// (even: the position tested has the defender to move).
-const COMPOSERS_CONFIG: &str = "sparetest=0,futiletest=20000,ranktest=0";
-const TEST_PLIES: u32 = 10;
-
-fn canonical_sweep(seed: u64, count: u32, nodes: u64, rule: Rule) {
+fn canonical_sweep(seed: u64, count: u32, nodes: u64) {
     let mut rng = Rng::new(seed);
-    // The futile-drop rule alone: spare tests off (`composer_sweep` tests them).
-    let config = match rule {
-        Rule::Narrow => "sparetest=0,futiletest=0,ranktest=0",
-        Rule::Composers => COMPOSERS_CONFIG,
-    };
+    // The futile-drop rule alone: the ranking off (`ranking.rs` tests it).
+    let config = "ranktest=0";
     let mut solver = solver_with(4, config);
     solver.set_futile(Futile::Skip);
     // The cheaper line levels start the canonical search from a strict line that need not be the
@@ -92,12 +77,7 @@ fn canonical_sweep(seed: u64, count: u32, nodes: u64, rule: Rule) {
     let (mut compared, mut shorter_than_strict, mut unfinished, mut timeouts) = (0, 0, 0, 0);
     let mut failures = vec![];
     for _ in 0..count {
-        let oracle = |root: &Position| match rule {
-            Rule::Narrow => BruteForce::solve_canonical(root, DEPTH, BUDGET),
-            Rule::Composers => {
-                BruteForce::solve_canonical_composers(root, DEPTH, TEST_PLIES, BUDGET)
-            }
-        };
+        let oracle = |root: &Position| BruteForce::solve_canonical(root, DEPTH, BUDGET);
         let Some((text, root, n, r, line)) = draw_mate(
             &mut rng,
             oracle,
@@ -142,7 +122,7 @@ fn canonical_sweep(seed: u64, count: u32, nodes: u64, rule: Rule) {
         }
     }
     eprintln!(
-        "canonical ({rule:?}) seed {seed}: {compared} mates compared, {shorter_than_strict} shorter than their \
+        "canonical seed {seed}: {compared} mates compared, {shorter_than_strict} shorter than their \
          strict length, {unfinished} not finished, {timeouts} out of nodes"
     );
     assert!(failures.is_empty(), "{}", failures.join("\n"));
@@ -163,96 +143,13 @@ fn canonical_sweep(seed: u64, count: u32, nodes: u64, rule: Rule) {
     );
 }
 
-/// The brute force's plies for spare mates, and the deeper look that settles a difference.
-const SPARE_PLIES: u32 = 5;
-const SPARE_PLIES_DEEP: u32 = 9;
-
-/// The composer's ranking (`Futile::Skip` with spare tests on, `--config sparetest=N`: futile drops and
-/// replies answered by a mate with pieces to spare are no defence) against
-/// `BruteForce::solve_composer`. A length the solver
-/// calls exact must be the brute force's; where it is shorter, the brute force missed a spare mate
-/// longer than its plies, and a deeper look must agree.
-fn composer_sweep(seed: u64, count: u32, nodes: u64) {
-    let mut rng = Rng::new(seed);
-    let mut solver = solver_with(4, "sparetest=20000,ranktest=0");
-    solver.set_futile(Futile::Skip);
-    let limits = limits(nodes);
-    let (mut compared, mut ranked, mut unfinished, mut timeouts) = (0, 0, 0, 0);
-    let mut failures = vec![];
-    for _ in 0..count {
-        let oracle = |root: &Position| BruteForce::solve_composer(root, DEPTH, SPARE_PLIES, BUDGET);
-        let Some((text, root, n, r, line)) = draw_mate(
-            &mut rng,
-            oracle,
-            &mut solver,
-            &limits,
-            "composer",
-            &mut failures,
-            &mut timeouts,
-        ) else {
-            continue;
-        };
-        let line = &line;
-        compared += 1;
-        if !matches!(BruteForce::solve_canonical(&root, n, BUDGET), Truth::Mate(m) if m == n) {
-            ranked += 1;
-        }
-        match r.canonical_length {
-            Some(len) if r.exact && len > n => failures.push(format!(
-                "{text}: composer length {len} claimed exact, brute force {n}: {}",
-                usi(line)
-            )),
-            Some(len) if r.exact && len < n => {
-                let deep = BruteForce::solve_composer(&root, DEPTH, SPARE_PLIES_DEEP, BUDGET);
-                if deep != Truth::Mate(len) && deep != Truth::GaveUp {
-                    failures.push(format!(
-                        "{text}: composer length {len} claimed exact, brute force {n}, deeper {deep:?}: {}",
-                        usi(line)
-                    ));
-                }
-            }
-            Some(_) if !r.exact => unfinished += 1,
-            Some(_) => {}
-            None => unfinished += 1,
-        }
-    }
-    eprintln!(
-        "composer seed {seed}: {compared} mates compared, {ranked} changed by the ranking, \
-         {unfinished} not finished, {timeouts} out of nodes"
-    );
-    assert!(failures.is_empty(), "{}", failures.join("\n"));
-    assert!(compared >= 50, "only {compared} mates");
-    assert!(ranked >= 5, "only {ranked} where the ranking matters");
-    assert!(
-        (unfinished + timeouts) * 20 <= compared,
-        "{unfinished} of {compared} unfinished, {timeouts} more out of nodes"
-    );
-}
-
-#[test]
-#[ignore = "experimental rule (spare tests are off by default): minutes per hundred positions, and most \
-            of the solver's answers are not exact (a spare test rarely proves 'no' on random positions)"]
-fn composer_lengths_agree_with_brute_force() {
-    on_big_stack(|| composer_sweep(23, 300, 50_000));
-}
-
 #[test]
 fn canonical_lengths_agree_with_brute_force() {
-    on_big_stack(|| canonical_sweep(21, 1_000, 50_000, Rule::Narrow));
-}
-
-/// The composers' futile-interposition rule (`--config futiletest=N`, off by default) against the
-/// brute force playing it (`BruteForce::solve_canonical_composers`).
-#[test]
-#[ignore = "opt-in rule, slow: about 4 minutes (the brute force's own test searches 10 plies at \
-            every drop)"]
-fn composers_canonical_lengths_agree_with_brute_force() {
-    on_big_stack(|| canonical_sweep(24, 300, 50_000, Rule::Composers));
+    on_big_stack(|| canonical_sweep(21, 1_000, 50_000));
 }
 
 #[test]
 #[ignore = "long: 5000 positions"]
 fn canonical_lengths_agree_with_brute_force_5000() {
-    on_big_stack(|| canonical_sweep(long_seed(22), 5_000, 100_000, Rule::Narrow));
-    on_big_stack(|| canonical_sweep(long_seed(25), 5_000, 100_000, Rule::Composers));
+    on_big_stack(|| canonical_sweep(long_seed(22), 5_000, 100_000));
 }

@@ -84,7 +84,7 @@ fn solve(solver: &mut Solver, pos: &Position, limits: &SearchLimits) -> SolveRes
 
 /// Search configurations the deterministic cases run under (see `SearchConfig::apply`): the default,
 /// plain df-pn, and the one-ply look-ahead without mate in one at new OR nodes.
-const CONFIGS: [&str; 3] = ["default", "plain", "init=look,mate1=off"];
+const CONFIGS: [&str; 3] = ["default", "plain", "init=look,frontier=off"];
 
 /// A solver with a table of `mb` MiB and the configuration `spec`.
 fn solver_with(mb: usize, spec: &str) -> Solver {

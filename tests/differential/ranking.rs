@@ -29,7 +29,7 @@ use crate::generate::{Convention, random_problem};
 use crate::{limits, long_seed, on_big_stack, position, solve, solver_with, usi};
 use kanju::position::Position;
 use kanju::position::movegen::{MoveList, generate_legal};
-use kanju::search::futile::Futile;
+use kanju::search::Futile;
 use kanju::search::{MateOutcome, problem_position, verify_line_in_check};
 use std::collections::HashMap;
 

@@ -139,11 +139,9 @@ impl Tally {
                 20.0,
             ),
         ];
-        // Superior repetitions (pumps, `loops.rs`) are rare this shallow, and rarer since the cost
-        // counts on the defender's replies only (4 and 7 when checks counted too, which the
-        // ablation sweep still runs as `pumpchecks=on`). The game sweep (seed 5: 4 of 300) must
-        // still hold one, or the cost would go untested; the tsume sweep (seed 1) held one before
-        // the ladder cost changed the search's order, none since.
+        // Superior repetitions (pumps, `loops.rs`) are rare this shallow, the more so as the cost
+        // counts on the defender's replies only. The game sweep (seed 5: 4 of 300) must still hold
+        // one, or the cost would go untested; the tsume sweep (seed 1) holds none.
         assert!(
             convention != Convention::Game || self.positions_with_pumps >= 1,
             "positions with pumps: {}, expected at least 1: {self:#?}",
@@ -343,52 +341,35 @@ fn minimax_lengths_game_10000() {
 
 /// Each technique the ablation turns off or on (`kanju bench --config`), one at a time, and plain
 /// df-pn: a shortcut that is sound only beside another one shows up here. Exact lengths throughout.
-const ABLATIONS: [&str; 34] = [
+const ABLATIONS: [&str; 24] = [
     "plain",
     "agg=sum",
-    // The flat weak numbers of the paper, and shares far above the default's (a quarter of each
-    // other child's number, up to 4 096 units): numbers only, the answers must not change.
-    "gradecap=1",
-    "gradeshift=2,gradecap=4096",
+    // The paper's flat weak numbers: numbers only, the answers must not change.
+    "agg=weak",
     "eps=0",
-    "edge=4",
-    "edge=4,edgeplies=16",
-    "chains=off",
-    // No ladder cost, and one far above the default's at every ply: numbers only, the answers
-    // must not change.
-    "ladder=0",
-    "ladder=255,ladderplies=0",
-    // Drop chains never split, and split behind every head searched before (a count of one
-    // node): the order only, the answers must not change.
-    "stall=0",
-    "stall=1",
-    "promochains=off",
-    "movechains=on",
-    "deferdrops=off",
-    "deferkeep=off",
-    // shtsume's marks (240 units), and a mark so low that every AND node serialises its defences.
-    "blowup=240",
-    "blowup=1",
-    "mate1=off",
-    "mate3=on",
-    "pvmate3=off",
+    "chains=none",
+    // Each part of the chains alone off: the order and the numbers only.
+    "chains=-drops",
+    "chains=-promotions",
+    "chains=-ladder",
+    "chains=-stall",
+    "chains=-defer",
+    "chains=-keepbest",
+    "frontier=off",
+    "frontier=mate1",
     "init=unit",
     "distance=off",
     "inferior=off",
     "pump=0",
     // A cost far above the default's: numbers only, the answers must not change.
     "pump=255",
-    // The pump cost on the attacker's checks too, at that cost.
-    "pump=255,pumpchecks=on",
-    // The order of equal children: none, or at OR nodes too.
     "ties=off",
-    "ties=both",
     "deepen=0",
     // A deepening cut short: the line phase starts from its refutations (`Dfpn::least_mate`).
     "deepen=100",
     "pvjumps=off",
     "phasebudget=0",
-    "agg=sum,chains=off,init=look,mate1=off,distance=off,deepen=0",
+    "agg=sum,chains=none,init=look,frontier=off,distance=off,deepen=0",
 ];
 
 /// The default sweeps' first 100 positions of each kind under every configuration of `ABLATIONS`
@@ -493,31 +474,13 @@ fn first_line_is_no_length_bound() {
 
 // ---- a perpetual check inside the mating net ------------------------------------------------------
 
-/// A solver with the unsound naive length cache (`SearchConfig::naive_loop_cache`). Whether the
-/// naive cache errs depends on the order of the questions that meet the cycle: with the line phase's
-/// jumps (`SearchConfig::pv_jumps`) it happens to be right on both witnesses, so it asks its questions
-/// two plies at a time, the order the witnesses were found with. (One order where it errs is enough
-/// to show the cache unsound; the loop-aware cache is checked in the default order.)
-fn naive_solver() -> Solver {
-    let mut naive = Solver::new(16);
-    naive.set_config(kanju::search::SearchConfig {
-        naive_loop_cache: true,
-        pv_jumps: false,
-        ..Default::default()
-    });
-    naive
-}
-
-/// The brute force confirms the lengths; the solver prints lines of exactly that length, proven
-/// shortest, on every witness; and the naive cache, which stores a bounded result resting on a
-/// repetition as if it held on every path, prints another length on at least one of them: the
-/// loop-aware cache (`pv.rs`) is needed there.
+/// The brute force confirms the lengths, and the solver prints lines of exactly that length, proven
+/// shortest, on every witness. (That the naive cache, which stores a bounded result resting on a
+/// repetition as if it held on every path, prints another length on at least one of them is a unit
+/// test of the library, `pv/tests.rs`: the unsound switch exists in test builds only.)
 #[test]
 fn perpetual_check_inside_the_net() {
     on_big_stack(|| {
-        // Positions where the naive cache prints a wrong length (one is enough to show that the
-        // loop-aware cache is needed; which ones depends on the search's order, see `PERPETUAL_IN_NET`).
-        let mut naive_wrong = vec![];
         for (text, minimax) in PERPETUAL_IN_NET {
             let root = position(text);
             assert_eq!(
@@ -531,78 +494,6 @@ fn perpetual_check_inside_the_net() {
             };
             assert!(verify_mate_line(&root, line), "{text}: {line:?}");
             assert_eq!((line.len(), r.exact), (minimax, true), "{text}");
-            let r = solve(&mut naive_solver(), &root, &limits(5_000_000));
-            let MateOutcome::Mate(line) = &r.outcome else {
-                panic!("{text}: naive {:?}", r.outcome);
-            };
-            if line.len() != minimax {
-                naive_wrong.push((text, line.len()));
-            }
-        }
-        eprintln!("the naive cache's wrong lengths: {naive_wrong:?}");
-        assert!(
-            !naive_wrong.is_empty(),
-            "the naive cache is right on every witness: find new ones (`find_perpetual_witnesses`)"
-        );
-    });
-}
-
-/// Finds positions for `PERPETUAL_IN_NET`: random game positions (seed 99; the generator's game
-/// convention, both kings on the board) solved with the loop-aware cache and with the naive one, kept
-/// where the two lines differ in length and the brute force (11 plies) confirms the loop-aware length.
-/// Prints what both caches answer on the current witnesses, then the new ones it finds. Run it when a
-/// search change makes the naive cache right on every witness (`perpetual_check_inside_the_net`
-/// says so): `cargo test --release --test differential -- --ignored --exact
-/// sweep::find_perpetual_witnesses --nocapture`.
-#[test]
-#[ignore]
-fn find_perpetual_witnesses() {
-    on_big_stack(|| {
-        let (mut aware, mut naive) = (Solver::new(16), naive_solver());
-        let limits = limits(200_000);
-        let mut both = |root: &Position| {
-            aware.clear();
-            naive.clear();
-            (
-                solve(&mut aware, root, &limits),
-                solve(&mut naive, root, &limits),
-            )
-        };
-        for (text, _) in PERPETUAL_IN_NET {
-            let (a, n) = both(&position(text));
-            eprintln!(
-                "current {text}: aware {:?} naive {:?}",
-                a.outcome, n.outcome
-            );
-        }
-        let mut rng = Rng::new(99);
-        let mut found = 0;
-        for drawn in 0..200_000u32 {
-            let text = random_problem(&mut rng, Convention::Game);
-            if drawn % 1000 == 0 {
-                eprintln!("drawn {drawn}");
-            }
-            let root = position(&text);
-            let (a, n) = both(&root);
-            let (MateOutcome::Mate(a_line), MateOutcome::Mate(n_line)) = (&a.outcome, &n.outcome)
-            else {
-                continue;
-            };
-            if a_line.len() == n_line.len() || !a.exact || a_line.len() > 11 {
-                continue;
-            }
-            let truth = BruteForce::solve(&root, 11, 200_000_000);
-            eprintln!(
-                "drawn {drawn}: {text}: aware {} naive {} brute {truth:?}",
-                a_line.len(),
-                n_line.len()
-            );
-            if truth == Truth::Mate(a_line.len() as u32) {
-                found += 1;
-                if found == 4 {
-                    break;
-                }
-            }
         }
     });
 }

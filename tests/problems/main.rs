@@ -17,8 +17,8 @@ mod sets;
 
 use common::{Expected, Problem, load_problems, two_pawns_on_a_file};
 use kanju::position::Position;
+use kanju::search::Futile;
 use kanju::search::config::PHASE_STEP_MIN_NODES;
-use kanju::search::futile::Futile;
 use kanju::search::{
     MateOutcome, PvLevel, SearchConfig, SearchInfo, SearchLimits, SolveResult, Solver,
     verify_mate_line,

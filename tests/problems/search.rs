@@ -232,7 +232,7 @@ fn a_reused_table_survives_a_failed_deepening() {
 /// search follows that for hundreds of plies: 13.5 M nodes (64 MiB) for a mate KomoringHeights
 /// proves in 0.06 M, against 7.0 M with the cost (2.5 M with `deferdrops=off`). Within 10 M nodes
 /// the search with the cost proves it, `pump=0` does not. (Both without the ladder cost and with
-/// the flat weak numbers, `gradecap=1`. Without the pump cost, the ladder cost alone proves the
+/// the flat weak numbers, `agg=weak`. Without the pump cost, the ladder cost alone proves the
 /// mate in 0.36 M nodes and the graded weak numbers alone in 0.19 M; both, the default, in 2.3 M,
 /// 1.5 M with the pump cost.)
 #[test]
@@ -240,7 +240,7 @@ fn a_pump_does_not_swallow_the_search() {
     let pos = Position::from_sfen("s4+S1+P1/g8/1p1+B1k3/1P7/9/1S7/9/5+r3/6+R2 b LPb3gs4n3l14p 15")
         .unwrap();
     // Only the search that proves it meets the pump.
-    let flat = "gradecap=1,ladder=0";
+    let flat = "agg=weak,chains=-ladder";
     assert_eq!(
         proven_only_with(&pos, flat, &format!("{flat},pump=0"), 10_000_000),
         [true, false]
@@ -249,8 +249,8 @@ fn a_pump_does_not_swallow_the_search() {
     // the graded weak numbers (`numbers::Grade`): the pump's other children count in its AND nodes'
     // numbers, so the dive grows dear without a cost of its own.
     let without = format!("{flat},pump=0");
-    proven_only_with(&pos, "gradecap=1,pump=0", &without, 1_000_000);
-    proven_only_with(&pos, "ladder=0,pump=0", &without, 1_000_000);
+    proven_only_with(&pos, "agg=weak,pump=0", &without, 1_000_000);
+    proven_only_with(&pos, "chains=-ladder,pump=0", &without, 1_000_000);
 }
 
 /// Solves `pos` (64 MiB, first proof) within `cap` nodes with the switches `with`, which must prove
@@ -283,7 +283,7 @@ fn proven_only_with(pos: &Position, with: &str, without: &str, cap: u64) -> [boo
 fn a_stalled_drop_chain_lets_the_refutation_through() {
     let pos =
         Position::from_sfen("9/9/9/9/5l3/p2+rb4/1pG3+R2/S1+b1S4/2k6 b 2Gg2s4n3l16p 3").unwrap();
-    for (spec, disproven) in [("default", true), ("stall=0", false)] {
+    for (spec, disproven) in [("default", true), ("chains=-stall", false)] {
         let mut solver = Solver::new(64);
         let mut config = SearchConfig::default();
         config.apply(spec).unwrap();
@@ -301,16 +301,16 @@ fn a_stalled_drop_chain_lets_the_refutation_through() {
 /// Deferred drops keep the likeliest refutation (`SearchConfig::defer_keeps_best`, `chains.rs`): in
 /// Zukou #67 a drop interposition that the attacker's piece does not guard is, at some AND node,
 /// the defence with the smallest dn; deferring it anyway hid the mate behind the other defences
-/// (5.5 M nodes with `deferkeep=off`, 0.68 M with it, 64 MiB, both without the ladder cost and with
+/// (5.5 M nodes with `chains=-keepbest`, 0.68 M with it, 64 MiB, both without the ladder cost and with
 /// the flat weak numbers; with the default's ladder cost and graded numbers, 0.19 M either way, and
-/// with graded numbers alone 3.9 M, 8.6 M with `deferkeep=off`). Within 2 M nodes the search that
+/// with graded numbers alone 3.9 M, 8.6 M with `chains=-keepbest`). Within 2 M nodes the search that
 /// keeps the drop proves it, the one that defers it does not.
 #[test]
 fn a_deferred_drop_that_looks_best_stays() {
     proven_only_with(
         &zukou_position("zuko067"),
-        "gradecap=1,ladder=0",
-        "gradecap=1,ladder=0,deferkeep=off",
+        "agg=weak,chains=-ladder",
+        "agg=weak,chains=-ladder-keepbest",
         2_000_000,
     );
 }

@@ -1,36 +1,37 @@
 //! Progress reports of a search: the `info` a front end prints while it runs (nodes, time, table
 //! fill, the root's numbers, a line from the root) and the mates the line phases find.
 
-use super::Dfpn;
+use super::Searcher;
 use crate::position::Move;
-use crate::search::SearchInfo;
-use crate::search::loops::{ROOT_PATH, next_path};
+use crate::search::loops::next_path;
+use crate::search::outcome::SearchInfo;
+use crate::search::path::Path;
 use crate::search::tt::UNBOUNDED;
 
-impl Dfpn<'_> {
+impl Searcher<'_> {
     /// Reports a mate of `n` plies found by the PV search, with a line of that length (or none), when
     /// progress reports are wanted.
     pub fn report_mate(&mut self, n: u32, line: &[Move]) {
-        if self.limits.info_interval.is_none() {
+        if !self.report.wanted() {
             return;
         }
         let mut info = self.info();
         info.score_mate = Some(n);
         info.pv = line.to_vec();
-        (self.on_info)(&info);
+        self.report.send(&info);
     }
 
     /// A progress report.
     pub fn info(&self) -> SearchInfo {
         SearchInfo {
-            nodes: self.nodes,
-            elapsed: self.start.elapsed(),
-            hashfull: self.tt.hashfull(),
+            nodes: self.stats.nodes,
+            elapsed: self.shared.start.elapsed(),
+            hashfull: self.tt().hashfull(),
             pv: self.quick_pv(),
-            root_pn: self.root_numbers.0,
-            root_dn: self.root_numbers.1,
-            max_ply: self.max_ply,
-            gc_count: self.tt.gc_count(),
+            root_pn: self.report.root_numbers.0,
+            root_dn: self.report.root_numbers.1,
+            max_ply: self.depth.max_ply,
+            gc_count: self.tt().gc_count(),
             score_mate: None,
         }
     }
@@ -44,9 +45,10 @@ impl Dfpn<'_> {
     /// Reports are made deep in the tree: they once walked from the current node instead of the root,
     /// and printed moves illegal there.
     fn quick_pv(&self) -> Vec<Move> {
-        if self.in_ordinary_unbounded_search() {
-            let mut pos = self.root.clone();
-            let from_root = self.line.iter().all(|&m| {
+        let root = &self.shared.problem.root;
+        if self.game.unbounded_strict() {
+            let mut pos = root.clone();
+            let from_root = self.path.moves.iter().all(|&m| {
                 let legal = pos.move_from_u16(m.to_u16()) == Some(m);
                 if legal {
                     pos.do_move(m);
@@ -54,16 +56,17 @@ impl Dfpn<'_> {
                 legal
             });
             if from_root && pos.key() == self.pos.key() {
-                return self.line.iter().take(16).copied().collect();
+                return self.path.moves.iter().take(16).copied().collect();
             }
         }
-        let mut pos = self.root.clone();
+        let mut pos = root.clone();
         let mut line = vec![];
-        let mut path = ROOT_PATH ^ pos.key() ^ self.main_salt;
+        let salt = self.main_salt();
+        let mut path = Path::root_key(pos.key(), salt);
         for _ in 0..16 {
-            let p = self.tt.probe(
-                pos.board_key() ^ self.main_salt,
-                pos.hand(self.attacker),
+            let p = self.tt().probe(
+                pos.board_key() ^ salt,
+                pos.hand(self.attacker()),
                 path,
                 UNBOUNDED,
             );

@@ -1,15 +1,15 @@
 //! A node's result from its children once its loop ends: the proof or disproof hand (the rules of
 //! `hands.rs`), the mate length, what a disproof rests on (`loops.rs`), and the move the table keeps.
 
-use super::{Dfpn, NodeResult};
+use super::{NodeResult, Searcher};
 use crate::position::Hand;
 use crate::search::hands;
 use crate::search::loops::Dependence;
 use crate::search::numbers::PnDn;
 
-impl Dfpn<'_> {
+impl Searcher<'_> {
     /// The node's result from its children: proof/disproof hands, mate length, path dependence.
-    pub(super) fn finish(
+    pub fn finish(
         &self,
         or_node: bool,
         kids: std::ops::Range<usize>,
@@ -36,7 +36,7 @@ impl Dfpn<'_> {
                 r.len = c.len.saturating_add(1);
                 r.hand = hands::before_proof(&self.pos, c.mv, c.hand);
             } else {
-                let mut proof = hands::and_proof_extra(&self.pos, self.attacker);
+                let mut proof = hands::and_proof_extra(&self.pos, self.attacker());
                 let mut len = 0;
                 for c in kids {
                     debug_assert!(c.pn == 0, "a proven AND node has only proven children");
@@ -46,7 +46,7 @@ impl Dfpn<'_> {
                 // Futile interpositions are no defence (canonical game): mated here if only they
                 // are left.
                 let mated_here = kids.iter().all(|c| c.futile);
-                if mated_here && self.spare {
+                if mated_here && self.game.spare_only() {
                     proof = hands::spare_mate_proof(hand, proof)
                         .expect("a spare mate has a piece in hand");
                 }
@@ -63,10 +63,10 @@ impl Dfpn<'_> {
                     d = d.min(hands::before_disproof(&self.pos, c.mv, c.hand));
                 }
                 r.dep = r.dep.before_move();
-                r.hand = hands::cap_or_disproof(&self.pos, self.attacker, d);
+                r.hand = hands::cap_or_disproof(&self.pos, self.attacker(), d);
             } else if kids.iter().all(|c| c.futile) {
                 // The spare game: mated with nothing in hand. Holds for this hand (the empty one).
-                debug_assert!(self.spare && hand.is_empty());
+                debug_assert!(self.game.spare_only() && hand.is_empty());
             } else {
                 // Prefer the refutation that depends least on the path.
                 let c = kids
@@ -75,10 +75,11 @@ impl Dfpn<'_> {
                     .max_by_key(|c| c.dep.generality())
                     .expect("a disproven AND node has a disproven child");
                 r.dep = c.dep.before_move();
-                r.hand = hands::and_disproof(&self.pos, self.attacker, c.mv, c.hand);
+                r.hand = hands::and_disproof(&self.pos, self.attacker(), c.mv, c.hand);
             }
             r.dep = r.dep.settle(ply);
-            if self.config.naive_loop_cache
+            #[cfg(test)]
+            if self.config().naive_loop_cache
                 && let Dependence::Within { plies, .. } = r.dep
             {
                 // The unsound cache of the tests (`SearchConfig::naive_loop_cache`).
@@ -97,13 +98,7 @@ impl Dfpn<'_> {
     }
 
     /// The move to remember for this node: the proving/refuting child, or the most promising one.
-    pub(super) fn best_move_bits(
-        &self,
-        or_node: bool,
-        base: usize,
-        end: usize,
-        r: &NodeResult,
-    ) -> u16 {
+    pub fn best_move_bits(&self, or_node: bool, base: usize, end: usize, r: &NodeResult) -> u16 {
         let kids = &self.children[base..end];
         let pick = if r.pn == 0 && or_node {
             kids.iter().filter(|c| c.pn == 0).min_by_key(|c| c.len)

@@ -3,31 +3,32 @@
 //! `pv.rs`'s module comment). Lost entries are proven again on the spot, and dead ends (a line that
 //! comes back to a position it has passed) are backed out of.
 
-use super::{MAX_PV, node_moves};
+use super::walk::{MAX_PV, node_moves};
 use crate::position::Move;
 use crate::position::movegen::MoveList;
-use crate::search::dfpn::{Dfpn, Seen};
+use crate::search::dfpn::Searcher;
 use crate::search::loops::next_path;
+use crate::search::node::Seen;
 use crate::search::numbers::PN_MAX;
 use crate::search::tt::UNBOUNDED;
 
 /// The first line: the table's proof as it is (see the module comment). A child the table has lost
 /// (replaced or collected) is proven again on the spot. Leaves the position and the path set as it
 /// found them.
-pub(super) fn first_line(search: &mut Dfpn) -> Option<Vec<Move>> {
+pub(super) fn first_line(search: &mut Searcher) -> Option<Vec<Move>> {
     let mut line: Vec<Move> = vec![];
     let mut keys = vec![];
     let result = first_walk(search, &mut line, &mut keys);
     for (&m, k) in line.iter().rev().zip(keys.iter().rev()) {
-        search.path.remove(k);
+        search.path.keys.remove(k);
         search.pos.undo_move(m);
     }
     result.then_some(line)
 }
 
-fn first_walk(s: &mut Dfpn, line: &mut Vec<Move>, keys: &mut Vec<u64>) -> bool {
+fn first_walk(s: &mut Searcher, line: &mut Vec<Move>, keys: &mut Vec<u64>) -> bool {
     // The path key of each node of the line, and the checks found to lead nowhere at each OR node.
-    let mut paths = vec![s.root_path];
+    let mut paths = vec![s.path.root];
     let mut dead: Vec<Vec<Move>> = vec![vec![]];
     let mut backtracks = 0;
     let mut moves = MoveList::new();
@@ -39,7 +40,7 @@ fn first_walk(s: &mut Dfpn, line: &mut Vec<Move>, keys: &mut Vec<u64>) -> bool {
         }
         let avoid = dead.last().expect("one list per node");
         let mut pick = first_pick(s, &moves, or_node, path, avoid);
-        if pick.is_none() && !s.aborted {
+        if pick.is_none() && !s.budget.aborted {
             // The table lost the proof: prove this node again, then look once more.
             let r = s.mid(PN_MAX, PN_MAX, line.len() as u32, path, Seen::Before);
             if r.pn == 0 {
@@ -53,7 +54,7 @@ fn first_walk(s: &mut Dfpn, line: &mut Vec<Move>, keys: &mut Vec<u64>) -> bool {
             // position on the line (Zukou #44 after 2f2g: the checks read first lead back to it),
             // and from here, with the line's positions barred, no mate is left. Back to the last
             // check of the line, which is tried no more.
-            if s.aborted || backtracks == MAX_BACKTRACKS || s.user_limit_reached() {
+            if s.budget.aborted || backtracks == MAX_BACKTRACKS || s.user_limit_reached() {
                 return false;
             }
             backtracks += 1;
@@ -62,7 +63,7 @@ fn first_walk(s: &mut Dfpn, line: &mut Vec<Move>, keys: &mut Vec<u64>) -> bool {
                     return false;
                 };
                 let k = keys.pop().expect("one key per move");
-                s.path.remove(&k);
+                s.path.keys.remove(&k);
                 s.pos.undo_move(m);
                 paths.pop();
                 dead.pop();
@@ -75,7 +76,7 @@ fn first_walk(s: &mut Dfpn, line: &mut Vec<Move>, keys: &mut Vec<u64>) -> bool {
         };
         s.pos.do_move(m);
         let k = s.pos.key();
-        s.path.insert(k, line.len() as u32 + 1);
+        s.path.keys.insert(k, line.len() as u32 + 1);
         line.push(m);
         keys.push(k);
         paths.push(next_path(path, m));
@@ -95,7 +96,7 @@ const MAX_BACKTRACKS: u32 = 1 << 16;
 /// AND node the reply with the longest, provided every reply is proven. Moves back onto the line are
 /// skipped.
 fn first_pick(
-    s: &mut Dfpn,
+    s: &mut Searcher,
     moves: &MoveList,
     or_node: bool,
     path: u64,
@@ -104,13 +105,10 @@ fn first_pick(
     let mut best: Option<(Move, u16)> = None;
     for &m in moves.iter().filter(|m| !avoid.contains(m)) {
         s.pos.do_move(m);
-        let repeated = s.path.contains_key(&s.pos.key());
-        let p = s.tt.probe(
-            s.tt_key(),
-            s.pos.hand(s.attacker),
-            next_path(path, m),
-            UNBOUNDED,
-        );
+        let repeated = s.path.keys.contains_key(&s.pos.key());
+        let p = s
+            .tt()
+            .probe(s.tt_key(), s.hand(), next_path(path, m), UNBOUNDED);
         s.pos.undo_move(m);
         if repeated {
             continue;

@@ -191,3 +191,64 @@ fn komori_example_graph() {
         assert_eq!(value(&g, &mut Table::new(1), node, false), len);
     }
 }
+
+/// The same failure in the solver: game positions whose mating nets hold a perpetual-check cycle
+/// (`tests/common`'s `PERPETUAL_IN_NET`, their minimax lengths confirmed by the brute force in
+/// `tests/differential`, `perpetual_check_inside_the_net`). The loop-aware cache prints the minimax
+/// length, proven shortest, on each; the naive cache (`SearchConfig::naive_loop_cache`: a bounded
+/// result resting on a repetition stored as if it held on every path) prints another on at least one.
+/// Whether the naive cache errs depends on the order of the questions that meet the cycle: with the
+/// line phase's jumps it happens to be right on both, so it asks two plies at a time (`pv_jumps`
+/// off), the order the witnesses were found with.
+#[test]
+fn the_naive_length_cache_prints_a_wrong_length_in_a_net_with_a_perpetual_check() {
+    use crate::position::Position;
+    use crate::search::{MateOutcome, SearchConfig, SearchLimits, Solver, verify_mate_line};
+    use std::sync::atomic::AtomicBool;
+    const PERPETUAL_IN_NET: [(&str, usize); 2] = [
+        ("2+r2k3/9/2+P6/9/7+S1/5K3/9/9/9 b RBN 1", 11),
+        ("6+P2/3k5/5+P3/9/9/9/9/9/6K2 b R2GP 1", 11),
+    ];
+    let solve = |naive: bool, root: &Position| {
+        let mut solver = Solver::new(16);
+        solver.set_config(SearchConfig {
+            naive_loop_cache: naive,
+            pv_jumps: !naive,
+            ..Default::default()
+        });
+        let limits = SearchLimits {
+            nodes: Some(5_000_000),
+            ..Default::default()
+        };
+        let r = solver
+            .solve(root, &limits, &AtomicBool::new(false), &mut |_| {})
+            .expect("a problem");
+        let MateOutcome::Mate(line) = r.outcome else {
+            panic!("naive {naive}: {:?}", r.outcome);
+        };
+        assert!(verify_mate_line(root, &line), "naive {naive}: {line:?}");
+        (line.len(), r.exact)
+    };
+    // The search recurses once per ply: a search's stack, not a test thread's.
+    let wrong = std::thread::Builder::new()
+        .stack_size(crate::search::SEARCH_STACK_BYTES)
+        .spawn(move || {
+            let mut wrong = vec![];
+            for (text, minimax) in PERPETUAL_IN_NET {
+                let root = Position::from_sfen(text).unwrap();
+                assert_eq!(solve(false, &root), (minimax, true), "{text}");
+                let (len, _) = solve(true, &root);
+                if len != minimax {
+                    wrong.push((text, len));
+                }
+            }
+            wrong
+        })
+        .unwrap()
+        .join()
+        .unwrap();
+    assert!(
+        !wrong.is_empty(),
+        "the naive cache is right on every witness: find new ones (tests/common, PERPETUAL_IN_NET)"
+    );
+}

@@ -59,6 +59,7 @@ pub(super) fn slot_key(key: u64) -> u64 {
 
 impl Cluster {
     /// The empty cluster: all words zero.
+    #[cfg(any(test, not(target_os = "linux")))]
     #[allow(clippy::declare_interior_mutable_const)]
     pub(super) const EMPTY: Cluster = Cluster {
         keys: [const { AtomicU64::new(0) }; CLUSTER],
@@ -90,12 +91,6 @@ impl Cluster {
             }
             std::hint::spin_loop();
         }
-    }
-
-    /// Empties the cluster; `&mut` rules out every other access.
-    #[inline]
-    pub(super) fn reset(&mut self) {
-        *self = Cluster::EMPTY;
     }
 
     /// The slot keys, read without the lock (for tests).
@@ -154,6 +149,13 @@ impl Locked<'_> {
     #[inline(always)]
     pub(super) fn free(&self, i: usize) {
         self.set(i, 0, &Entry::default());
+    }
+
+    /// Empties every slot.
+    pub(super) fn clear(&self) {
+        for i in 0..CLUSTER {
+            self.free(i);
+        }
     }
 
     #[inline(always)]

@@ -36,7 +36,7 @@ pub(super) struct Entry {
 }
 
 // `Entry::dependence`'s argument: no bounded search's bound reaches the 16-bit saturation.
-const _: () = assert!(crate::search::dfpn::HARD_MAX_PLY < u16::MAX as u32);
+const _: () = assert!(crate::search::loops::HARD_MAX_PLY < u16::MAX as u32);
 
 impl Entry {
     /// A path-dependent disproof has pn = INF and dn = 0 by definition, and no best move or length:

@@ -36,7 +36,7 @@ impl Clusters {
         {
             let mut vec: Vec<Cluster> = Vec::new();
             vec.try_reserve_exact(n).ok()?;
-            vec.resize(n, Cluster::default());
+            vec.extend((0..n).map(|_| Cluster::EMPTY));
             Some(Clusters { vec })
         }
     }

@@ -253,7 +253,7 @@ fn garbage_collection_frees_the_cheap_and_keeps_the_valuable() {
 fn clear_forgets_few_and_many_writes() {
     for n in [3u64, (DIRTY_MAX as u64) * 2] {
         // Room for every entry: nothing is replaced before the clear.
-        let mut t = Table::new(64);
+        let t = Table::new(64);
         for k in 1..=n {
             t.store(
                 k.wrapping_mul(0x9e37_79b9_7f4a_7c15),

@@ -3,67 +3,29 @@
 //! * `Init::Look` (the default): the child is played and looked at one ply ahead (`frontier`): a
 //!   check's pn is its number of evasion groups (a mate is proven at once), an evasion's dn its number
 //!   of checks (a mate in one is proven at once). These are the frontier paper's small-tree numbers
-//!   for the price of a move generation; `LookCache` keeps the last looks so that a node expanded
-//!   again does not look at its unsearched children once more.
+//!   for the price of a move generation; `LookCache` (`node/look_cache.rs`) keeps the last looks so
+//!   that a node expanded again does not look at its unsearched children once more.
 //! * `Init::Unit`: one unit each, a check's pn growing with its distance from the king when
 //!   `SearchConfig::distance` is on; the child's real numbers come when it is first searched (lazy
 //!   one-ply expansion). The line phases after the proof (length-bounded searches) always use
-//!   these; the shortest-first search before it (`deepen.rs`) looks ahead like the main search.
+//!   these; the shortest-first search before it (`deepen.rs`) looks ahead like the main search
+//!   (`Game::looks_ahead`).
 //!
-//! Measured against each other: README, *Ablation* (`--config init=unit|look`).
+//! Measured against each other: docs/benchmarks.md, *Ablation* (`--config init=unit|look`).
 
-use super::config::Init;
-use super::dfpn::{Dfpn, Seen};
-use super::frontier::{self, AndLook, OrLook};
-use super::hands;
-use super::node::distance;
-use super::numbers::{INF, PnDn, UNIT};
-use super::tt::{Record, UNBOUNDED};
+use super::Searcher;
 use crate::position::{Hand, Move, attacks};
+use crate::search::config::Init;
+use crate::search::frontier::{self, AndLook, OrLook};
+use crate::search::hands;
+use crate::search::node::{Seen, distance};
+use crate::search::numbers::{INF, PnDn, UNIT};
+use crate::search::tt::Record;
 
-/// The last unsolved looks (`Dfpn::look`) by full position key: a node expanded again looks at the
-/// children that have no table entry yet once more, and this answers most of those repeats without
-/// playing the move. A small direct-mapped array (64 KiB: it stays in the core's own cache, where a
-/// larger one measured slower for the misses it adds). What it holds is an initial estimate and "no
-/// mate in one" for the exact position: a 64-bit key collision could only misplace an estimate or
-/// skip a mate-in-one probe whose mate the expansion then finds among the checks; never an answer.
-pub(super) struct LookCache {
-    slots: Box<[(u64, PnDn)]>,
-}
-
-impl LookCache {
-    const SLOTS: usize = 1 << 12;
-
-    pub(super) fn new() -> LookCache {
-        LookCache {
-            slots: vec![(0, 0); Self::SLOTS].into_boxed_slice(),
-        }
-    }
-
-    /// The number of checks (OR node) or evasion groups (AND node) of the position, if cached. Key 0
-    /// is never stored, so an empty slot never matches.
-    #[inline(always)]
-    pub(super) fn get(&self, key: u64) -> Option<PnDn> {
-        let (k, n) = self.slots[key as usize % Self::SLOTS];
-        (k == (key | 1)).then_some(n)
-    }
-
-    #[inline(always)]
-    pub(super) fn put(&mut self, key: u64, n: PnDn) {
-        self.slots[key as usize % Self::SLOTS] = (key | 1, n);
-    }
-
-    /// How many slots hold a look.
-    #[cfg(test)]
-    pub(super) fn filled(&self) -> usize {
-        self.slots.iter().filter(|&&(k, _)| k != 0).count()
-    }
-}
-
-impl Dfpn<'_> {
+impl Searcher<'_> {
     /// Gives the new child `i` (`key`: its table key, `full`: its full position key) its first
     /// numbers, by the configured `Init`.
-    pub(super) fn initial_numbers(&mut self, i: usize, or_node: bool, key: u64, full: u64) {
+    pub fn initial_numbers(&mut self, i: usize, or_node: bool, key: u64, full: u64) {
         // The main search and the shortest-first search before the proof (`deepen.rs`) look ahead.
         // A look's answers hold at every length (a mate in 0 or 1 is within any budget the child
         // can have — a child with budget 0 never gets here, `probe_child` — and "no check at all"
@@ -73,14 +35,14 @@ impl Dfpn<'_> {
         // pn ordering, made for an unbounded proof, can miss a mate within the bound (a random mate
         // in 13 whose first proof is 49 plies: "mate within 47?" found in 360 000 nodes with lazy
         // numbers, unanswered in a million with looks), and their budgets were measured with them.
-        let init = if self.horizon == UNBOUNDED || self.deepening {
-            self.config.init
+        let init = if self.game.looks_ahead() {
+            self.config().init
         } else {
             Init::Unit
         };
         match init {
             Init::Unit => {
-                if or_node && self.config.distance {
+                if or_node && self.config().distance {
                     let d = self.check_distance_pn(self.children[i].mv);
                     let c = &mut self.children[i];
                     c.pn = c.pn.max(d);
@@ -93,7 +55,7 @@ impl Dfpn<'_> {
     /// The initial pn of a check by its distance from the king: a unit for a check from next to the king
     /// (or a knight's jump), a unit more for each square further along the line.
     fn check_distance_pn(&self, m: Move) -> PnDn {
-        let Some(ksq) = self.pos.king_square(self.attacker.flip()) else {
+        let Some(ksq) = self.pos.king_square(self.attacker().flip()) else {
             return UNIT;
         };
         let d = distance(m.to(), ksq);
@@ -109,7 +71,7 @@ impl Dfpn<'_> {
     /// child's full key). A look counts as a node either way, so node counts and node budgets are those
     /// of a search without the cache.
     fn look(&mut self, i: usize, or_node: bool, key: u64, full: u64) {
-        self.nodes += 1;
+        self.stats.nodes += 1;
         let n = match self.looks.get(full) {
             Some(n) => n,
             None => match self.play_look(i, or_node, key) {
@@ -135,26 +97,27 @@ impl Dfpn<'_> {
     fn play_look(&mut self, i: usize, or_node: bool, key: u64) -> Option<PnDn> {
         let m = self.children[i].mv;
         self.pos.do_move(m);
-        let attacker = self.attacker;
+        let attacker = self.attacker();
+        let tt = self.tt();
         let c = &mut self.children[i];
         let mut count = None;
         if or_node {
             match frontier::look_and(&self.pos, attacker) {
-                AndLook::Mated(extra) if self.spare => {
+                AndLook::Mated(extra) if self.game.spare_only() => {
                     // The spare game: a mate counts only with a piece left in hand.
                     match hands::spare_mate_proof(c.hand, extra) {
                         Some(proof) => {
-                            self.tt.store(key, &Record::proof(proof, 0, 0, false));
+                            tt.store(key, &Record::proof(proof, 0, 0, false));
                             (c.pn, c.dn, c.len, c.hand) = (0, INF, 0, proof);
                         }
                         None => {
-                            self.tt.store(key, &Record::disproof(Hand::EMPTY, false));
+                            tt.store(key, &Record::disproof(Hand::EMPTY, false));
                             (c.pn, c.dn, c.hand) = (INF, 0, Hand::EMPTY);
                         }
                     }
                 }
                 AndLook::Mated(proof) => {
-                    self.tt.store(key, &Record::proof(proof, 0, 0, false));
+                    tt.store(key, &Record::proof(proof, 0, 0, false));
                     (c.pn, c.dn, c.len, c.hand) = (0, INF, 0, proof);
                 }
                 AndLook::Evasions(n) => count = Some(n as PnDn),
@@ -165,21 +128,20 @@ impl Dfpn<'_> {
                     // In the spare game a mate in one counts if it leaves a piece in hand
                     // (`spare_mate1_proof`); otherwise another mate might: the child is left to
                     // the search.
-                    let proof = if self.spare {
+                    let proof = if self.game.spare_only() {
                         self.spare_mate1_proof(mv)
                     } else {
                         Some(proof)
                     };
                     if let Some(proof) = proof {
-                        self.tt
-                            .store(key, &Record::proof(proof, 1, mv.to_u16(), true));
+                        tt.store(key, &Record::proof(proof, 1, mv.to_u16(), true));
                         let c = &mut self.children[i];
                         (c.pn, c.dn, c.len, c.hand) = (0, INF, 1, proof);
                     }
                 }
                 OrLook::Checks(0) => {
                     let d = hands::no_check_disproof(&self.pos, attacker);
-                    self.tt.store(key, &Record::disproof(d, true));
+                    tt.store(key, &Record::disproof(d, true));
                     (c.pn, c.dn, c.hand) = (INF, 0, d);
                 }
                 OrLook::Checks(n) => count = Some(n as PnDn),
@@ -193,8 +155,8 @@ impl Dfpn<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::search::dfpn::tests::{after_check, and_node};
     use crate::search::node::Child;
-    use crate::search::node::tests::{after_check, and_node};
     use crate::search::numbers::PN_MAX;
 
     /// An AND node expanded twice before any child is searched: the second expansion takes every
@@ -206,7 +168,7 @@ mod tests {
         after_check(sfen, "default", "6d3d", |s, path| {
             let n = s.expand(false, 1, path);
             // Proven children come from the table the second time, the others from the cache.
-            let numbers = |s: &Dfpn| -> Vec<(PnDn, PnDn, bool)> {
+            let numbers = |s: &Searcher| -> Vec<(PnDn, PnDn, bool)> {
                 let looked = |c: &Child| c.seen == Seen::NoMate1;
                 s.children.iter().map(|c| (c.pn, c.dn, looked(c))).collect()
             };
@@ -234,11 +196,10 @@ mod tests {
         let (sfen, check) = ("6k2/5L2S/5S3/3R5/9/9/9/9/9 b r2b4g2s4n3l18p 1", "6d3d");
         let probes = |spec: &str| {
             after_check(sfen, spec, check, |s, path| {
-                s.horizon = 5;
-                s.deepening = true;
-                let r = s.mid(PN_MAX, PN_MAX, 1, path, Seen::New);
+                let game = s.game.within(5).looking_ahead();
+                let r = s.in_game(game, |s| s.mid(PN_MAX, PN_MAX, 1, path, Seen::New));
                 assert!(r.pn == 0 || r.dn == 0, "{spec}: unsolved");
-                s.mate1_probes
+                s.stats.mate1_probes
             })
         };
         assert_eq!(probes("init=look"), 0);

@@ -4,7 +4,7 @@
 //! At each attacker move of the line (ply k, counted from 1, with n plies left including the move),
 //! every other check is asked "mate within n plies?", the defender playing the line's moves up to
 //! there: a length-bounded search of the check's child for "mate within n − 1", over the same table
-//! as the proof and the PV (`pv.rs`).
+//! as the proof and the PV (`bounded.rs`).
 //!
 //! The positions of the line are on the path while a check is searched, and a bounded search cuts a
 //! line back to one of them. That never hides an alternative when the line is exact: a position at
@@ -12,40 +12,22 @@
 //! child takes at least 1 + n plies, more than the n − 1 asked. (When the line is not proven exact
 //! the report says so.)
 
-use super::dfpn::{Dfpn, Seen};
-use super::loops::next_path;
-use super::numbers::PN_MAX;
-use super::tt::UNBOUNDED;
 use crate::position::Move;
 use crate::position::movegen::{MoveList, generate_checks};
-
-/// An attacker move that also mates within the plies left.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Alternative {
-    /// The ply of the line's move it replaces, counted from 1.
-    pub ply: u32,
-    pub mv: Move,
-    /// Plies to mate after playing it from there (a proven length, at most the plies left; not
-    /// always the shortest mate by that move).
-    pub mate: u32,
-}
-
-/// What the check found.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Alternatives {
-    pub found: Vec<Alternative>,
-    /// Every check along the line was decided (false: a limit or `stop` cut the check short).
-    pub complete: bool,
-}
+use crate::search::dfpn::Searcher;
+use crate::search::loops::next_path;
+use crate::search::node::Seen;
+use crate::search::numbers::PN_MAX;
+use crate::search::outcome::{Alternative, Alternatives};
 
 /// Checks every attacker move of `line` (a verified mating line from the root of `s`).
-pub(super) fn check(s: &mut Dfpn, line: &[Move]) -> Alternatives {
+pub fn check(s: &mut Searcher, line: &[Move]) -> Alternatives {
     // The check's own node budget, like the PV phase's.
-    s.node_budget = s.phase_budget();
-    s.aborted = false;
+    s.budget.end = s.phase_budget();
+    s.budget.aborted = false;
     let mut out = Alternatives::default();
     let mut keys = vec![];
-    let mut path = s.root_path;
+    let mut path = s.path.root;
     let mut played = 0;
     let total = line.len() as u32;
     let mut complete = true;
@@ -60,17 +42,16 @@ pub(super) fn check(s: &mut Dfpn, line: &[Move]) -> Alternatives {
         }
         s.pos.do_move(pv_move);
         let key = s.pos.key();
-        s.path.insert(key, ply + 1);
+        s.path.keys.insert(key, ply + 1);
         keys.push(key);
         played += 1;
         path = next_path(path, pv_move);
     }
     for (&m, key) in line[..played].iter().rev().zip(keys.iter().rev()) {
-        s.path.remove(key);
+        s.path.keys.remove(key);
         s.pos.undo_move(m);
     }
-    s.node_budget = None;
-    s.horizon = UNBOUNDED;
+    s.budget.end = None;
     out.complete = complete;
     out
 }
@@ -78,7 +59,7 @@ pub(super) fn check(s: &mut Dfpn, line: &[Move]) -> Alternatives {
 /// The checks of the current OR node (at `ply`, `left` plies to the line's end) other than `pv_move`
 /// that mate within `left`; false if a limit stopped the check.
 fn or_node_alternatives(
-    s: &mut Dfpn,
+    s: &mut Searcher,
     pv_move: Move,
     ply: u32,
     path: u64,
@@ -94,7 +75,7 @@ fn or_node_alternatives(
                 mates_within(s, ply, path, left - 1)
             })
             .flatten();
-        if s.aborted {
+        if s.budget.aborted {
             return false;
         }
         if let Some(len) = mate {
@@ -109,8 +90,8 @@ fn or_node_alternatives(
 }
 
 /// At the current (AND) node: the length of a mate within `budget` plies, if there is one.
-fn mates_within(s: &mut Dfpn, ply: u32, path: u64, budget: u32) -> Option<u32> {
-    let probe = |s: &Dfpn| s.tt.probe(s.tt_key(), s.pos.hand(s.attacker), path, budget);
+fn mates_within(s: &mut Searcher, ply: u32, path: u64, budget: u32) -> Option<u32> {
+    let probe = |s: &Searcher| s.tt().probe(s.tt_key(), s.hand(), path, budget);
     let p = probe(s);
     if p.is_proven() {
         return Some(u32::from(p.len));
@@ -118,16 +99,15 @@ fn mates_within(s: &mut Dfpn, ply: u32, path: u64, budget: u32) -> Option<u32> {
     if p.is_disproven() {
         return None;
     }
-    s.horizon = ply + budget;
-    let r = s.mid(PN_MAX, PN_MAX, ply, path, Seen::Before);
-    s.horizon = UNBOUNDED;
+    let game = s.game.within(ply + budget);
+    let r = s.in_game(game, |s| s.mid(PN_MAX, PN_MAX, ply, path, Seen::Before));
     (r.pn == 0).then_some(u32::from(r.len))
 }
 
 #[cfg(test)]
 mod tests {
-    use super::*;
     use crate::position::Position;
+    use crate::search::outcome::Alternatives;
     use crate::search::{MateOutcome, SearchLimits, Solver};
     use std::sync::atomic::AtomicBool;
 

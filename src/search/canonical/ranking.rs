@@ -4,7 +4,7 @@
 //! Composers rank such a defence below every defence after which the attacker cannot force one,
 //! whatever the lengths (`spare.rs` states the ranking; an exhaustive search at the nodes where
 //! Zukou's recorded lines part from kanju's canonical ones agrees with the records under it). Playing
-//! the ranking inside the canonical search (`--config sparetest=N`) needs a "no spare mate" proof for
+//! the ranking inside the canonical search needs a "no spare mate" proof for
 //! every reply that refutes a bound anywhere in the tree, and those proofs are the expensive kind (every
 //! mate must end with an empty hand): the canonical phase then seldom ends. Here the ranking is applied
 //! to the printed line only, after the canonical search, the way shtsume's refinement pass
@@ -13,7 +13,7 @@
 //! * Walk the canonical line from the root. At each defender node, ask a spare test of the line's
 //!   reply (a search capped at `SearchConfig::ranking_test_nodes`, a quarter of it for a reply that
 //!   is not a drop; a proof in the ordinary table whose proof hand the attacker's hand exceeds
-//!   answers it at once, `spare::surplus_witness`; a drop is first asked whether the checker
+//!   answers it at once, `spare.rs`, `surplus_witness`; a drop is first asked whether the checker
 //!   captures it and the attacker mates without it, an ordinary mate search, `drop_spared`).
 //! * If the attacker forces a spare mate after it, look among the other replies that count in the
 //!   canonical game (futile drops do not) for the longest one that no spare test answers yes (a
@@ -42,45 +42,61 @@
 //! quarter of the cap for other replies, 75 (README, *The composers' ranking*); Shogi Musou 55 and
 //! 59 of 100, and 60 with the drops' tests before their lines and the shortest-first start.
 
-use super::{At, bounded_search, probe_child, probe_here, walk_from};
+use super::composers::{Tests, Verdict, composers_test};
+use super::spare::{Spare, after_reply_within};
 use crate::position::Move;
 use crate::position::movegen::{MoveList, check_gap, generate_evasions};
-use crate::search::deepen::Bound;
-use crate::search::dfpn::Dfpn;
+use crate::search::bounded::{At, Bound, bounded_search, shortest_first};
+use crate::search::dfpn::Searcher;
 use crate::search::frontier::is_interposition;
-use crate::search::futile::{Verdict, composers_test, futile_proof};
-use crate::search::spare::{Spare, after_reply_within};
+use crate::search::game::futile::futile_proof;
+use crate::search::pv::walk::{probe_child, probe_here, walk_from};
 use crate::search::tt::UNBOUNDED;
+
+/// One pass of the ranking: the node cap of its spare tests, and the composers' futility tests it
+/// made, by the position tested (a node is ranked once, but a drop's test may be asked again).
+struct Pass {
+    cap: u64,
+    tests: Tests,
+}
 
 /// The canonical line `line` (from the current position, the root, in the canonical game) ranked as
 /// the composers rank defences (module comment), and whether the ranking changed it. Leaves the
 /// position and the path set as it found them.
-pub(super) fn rank(s: &mut Dfpn, line: Vec<Move>) -> (Vec<Move>, bool) {
-    let cap = s.config.ranking_test_nodes;
+pub fn rank(s: &mut Searcher, line: Vec<Move>) -> (Vec<Move>, bool) {
+    let cap = s.config().ranking_test_nodes;
     if cap == 0 || line.len() < 3 || s.user_limit_reached() {
         return (line, false);
     }
     // The canonical phase may have ended on its own budget; the pass has its own.
-    s.aborted = false;
-    let saved_budget = s.node_budget;
-    s.node_budget = s.phase_budget();
+    s.budget.aborted = false;
+    let saved_budget = s.budget.end;
+    s.budget.end = s.phase_budget();
     let root = At {
         ply: 0,
-        path: s.root_path,
+        path: s.path.root,
     };
-    let begun = s.nodes;
-    let ranked = rank_or(s, root, line.clone(), cap);
+    let begun = s.stats.nodes;
+    let mut pass = Pass {
+        cap,
+        tests: Tests::default(),
+    };
+    let ranked = rank_or(s, root, line.clone(), &mut pass);
     log::debug!(
         "ranking: {} plies to {} in {} nodes{}",
         line.len(),
         ranked.len(),
-        s.nodes - begun,
-        if s.aborted { ", out of budget" } else { "" }
+        s.stats.nodes - begun,
+        if s.budget.aborted {
+            ", out of budget"
+        } else {
+            ""
+        }
     );
-    s.node_budget = saved_budget;
-    if s.aborted && !s.user_limit_reached() {
+    s.budget.end = saved_budget;
+    if s.budget.aborted && !s.user_limit_reached() {
         // Only the pass's own budget ended it.
-        s.aborted = false;
+        s.budget.aborted = false;
     }
     let changed = ranked != line;
     (ranked, changed)
@@ -88,12 +104,12 @@ pub(super) fn rank(s: &mut Dfpn, line: Vec<Move>) -> (Vec<Move>, bool) {
 
 /// From the OR node `at`: its canonical line `line` (a check, then the defender's node) with the
 /// defender's node ranked.
-fn rank_or(s: &mut Dfpn, at: At, mut line: Vec<Move>, cap: u64) -> Vec<Move> {
+fn rank_or(s: &mut Searcher, at: At, mut line: Vec<Move>, pass: &mut Pass) -> Vec<Move> {
     let Some(&check) = line.first() else {
         return line;
     };
     let rest = s.off_path_child(check, at.ply, at.path, |s, ply, path| {
-        rank_and(s, At { ply, path }, &line[1..], cap)
+        rank_and(s, At { ply, path }, &line[1..], pass)
     });
     if let Some(rest) = rest {
         line.truncate(1);
@@ -108,7 +124,7 @@ fn rank_or(s: &mut Dfpn, at: At, mut line: Vec<Move>, cap: u64) -> Vec<Move> {
 /// reply is answered by a spare mate, the line's own reply. Replies are tried by upper bounds of
 /// their lengths, longest first, until no bound can beat the best continuation found (a ranked
 /// length is at most the canonical one: the defender only loses choices).
-fn rank_and(s: &mut Dfpn, at: At, line: &[Move], cap: u64) -> Vec<Move> {
+fn rank_and(s: &mut Searcher, at: At, line: &[Move], pass: &mut Pass) -> Vec<Move> {
     let Some(&chosen) = line.first() else {
         return vec![];
     };
@@ -121,7 +137,7 @@ fn rank_and(s: &mut Dfpn, at: At, line: &[Move], cap: u64) -> Vec<Move> {
     // k − 1 itself.
     let mut replies: Vec<(Move, u32)> = vec![(chosen, k - 1)];
     for &m in moves.iter() {
-        if m == chosen || (is_interposition(m, gap) && futile_proof(s, m, at.ply).is_some()) {
+        if m == chosen || (is_interposition(m, gap) && futile_proof(&mut s.pos, m).is_some()) {
             continue;
         }
         let p = probe_child(s, at.path, m, k - 1);
@@ -136,11 +152,11 @@ fn rank_and(s: &mut Dfpn, at: At, line: &[Move], cap: u64) -> Vec<Move> {
     replies.sort_by_key(|&(_, bound)| std::cmp::Reverse(bound));
     let mut best: Option<Vec<Move>> = None;
     for (m, bound) in replies {
-        if s.aborted || best.as_ref().is_some_and(|b| b.len() as u32 > bound) {
+        if s.budget.aborted || best.as_ref().is_some_and(|b| b.len() as u32 > bound) {
             break;
         }
         // A drop's test does not depend on the length of its line: asked before the line is read.
-        if m.is_drop() && drop_spared(s, at, m, cap) {
+        if m.is_drop() && drop_spared(s, at, m, pass) {
             continue;
         }
         let rest = s
@@ -149,13 +165,13 @@ fn rank_and(s: &mut Dfpn, at: At, line: &[Move], cap: u64) -> Vec<Move> {
                 let canonical = if m == chosen {
                     line[1..].to_vec()
                 } else {
-                    let before = s.nodes;
-                    let l = exact_line(s, child, bound, cap);
+                    let before = s.stats.nodes;
+                    let l = exact_line(s, child, bound, pass.cap);
                     log::trace!(
                         "ranking: ply {} {m:?}: line of {:?} plies (bound {bound}) in {} nodes",
                         at.ply,
                         l.as_ref().map(Vec::len),
-                        s.nodes - before
+                        s.stats.nodes - before
                     );
                     l?
                 };
@@ -165,17 +181,17 @@ fn rank_and(s: &mut Dfpn, at: At, line: &[Move], cap: u64) -> Vec<Move> {
         let Some(rest) = rest else {
             continue;
         };
-        if !m.is_drop() && reply_spared(s, at, m, rest.len() as u32, cap) {
+        if !m.is_drop() && reply_spared(s, at, m, rest.len() as u32, pass.cap) {
             continue;
         }
-        if s.aborted {
+        if s.budget.aborted {
             // A limit stopped the test (not its own cap): its "no" is no answer, and a reply taken
             // on it could be one a finished test would have answered yes.
             break;
         }
         let rest = s
             .off_path_child(m, at.ply, at.path, |s, ply, path| {
-                rank_or(s, At { ply, path }, rest.clone(), cap)
+                rank_or(s, At { ply, path }, rest.clone(), pass)
             })
             .unwrap_or(rest);
         if best.as_ref().is_none_or(|b| rest.len() + 1 > b.len()) {
@@ -203,8 +219,8 @@ fn rank_and(s: &mut Dfpn, at: At, line: &[Move], cap: u64) -> Vec<Move> {
 /// within `cap` nodes, else "mate within b − 2?" down from the upper bound `bound` until no); `None`
 /// if it is not proven within `bound` or no line is read. A limit that stops the tightening leaves
 /// the shortest line proven so far.
-fn exact_line(s: &mut Dfpn, at: At, bound: u32, cap: u64) -> Option<Vec<Move>> {
-    let shortest = s.shortest_first(cap, bound, |s, d| match bounded_search(s, at, d) {
+fn exact_line(s: &mut Searcher, at: At, bound: u32, cap: u64) -> Option<Vec<Move>> {
+    let shortest = shortest_first(s, cap, bound, |s, d| match bounded_search(s, at, d) {
         (true, _) => Bound::Mate,
         (_, true) => Bound::Refuted,
         _ => Bound::Stop,
@@ -217,13 +233,14 @@ fn exact_line(s: &mut Dfpn, at: At, bound: u32, cap: u64) -> Option<Vec<Move>> {
     }
     let mut b = u32::from(probe_here(s, at.path, bound).len).min(bound);
     let mut exact = b <= 1;
-    while !exact && !s.aborted {
+    while !exact && !s.budget.aborted {
         // Each question within half of what the pass has left (at least the cap): a refutation
         // that ran on would spend the whole budget and end the walk here; stopped, the line is
         // read from `b`, not called exact.
         let share = s
-            .node_budget
-            .map_or(u64::MAX, |end| end.saturating_sub(s.nodes) / 2)
+            .budget
+            .end
+            .map_or(u64::MAX, |end| end.saturating_sub(s.stats.nodes) / 2)
             .max(cap);
         let (proven, disproven) = s.within_cap(share, |s| bounded_search(s, at, b - 2));
         if proven {
@@ -257,29 +274,32 @@ const MOVE_TEST_SHARE: u64 = 4;
 /// ordinary mate search (mate in one, the frontier and the main table serve it) and settles most
 /// drops the spare game's own search leaves undecided within the same cap (Zukou #79's P*5d after
 /// R*5c: the spare search undecided in 30 000 nodes). Then that search.
-fn drop_spared(s: &mut Dfpn, at: At, m: Move, cap: u64) -> bool {
-    if matches!(composers_test(s, m, at.ply, cap), Verdict::Mated(_)) {
+fn drop_spared(s: &mut Searcher, at: At, m: Move, pass: &mut Pass) -> bool {
+    if matches!(
+        composers_test(s, &mut pass.tests, m, at.ply, pass.cap),
+        Verdict::Mated(_)
+    ) {
         log::trace!("ranking: ply {} {m:?}: captured, mated without it", at.ply);
         return true;
     }
-    spare_test(s, at, m, UNBOUNDED, cap)
+    spare_test(s, at, m, UNBOUNDED, pass.cap)
 }
 
 /// Whether the attacker forces a spare mate of at most `len` plies (the reply's canonical length)
 /// after the reply `m`, not a drop, from the defender node `at`; the test gets a share of the cap
 /// (`MOVE_TEST_SHARE`).
-fn reply_spared(s: &mut Dfpn, at: At, m: Move, len: u32, cap: u64) -> bool {
+fn reply_spared(s: &mut Searcher, at: At, m: Move, len: u32, cap: u64) -> bool {
     spare_test(s, at, m, len, cap / MOVE_TEST_SHARE)
 }
 
 /// The spare game's own search after `m` (`spare::after_reply_within`), for mates of at most `plies`.
-fn spare_test(s: &mut Dfpn, at: At, m: Move, plies: u32, cap: u64) -> bool {
-    let before = s.nodes;
+fn spare_test(s: &mut Searcher, at: At, m: Move, plies: u32, cap: u64) -> bool {
+    let before = s.stats.nodes;
     let t = after_reply_within(s, m, at.ply, cap, plies);
     log::trace!(
         "ranking: ply {} {m:?} (within {plies}): spare test {t:?} in {} nodes",
         at.ply,
-        s.nodes - before
+        s.stats.nodes - before
     );
     matches!(t, Spare::Yes(_))
 }

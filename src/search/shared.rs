@@ -1,0 +1,92 @@
+//! What every searcher of one solve shares: the table, the switches, the user's limits and `stop`,
+//! the clock, and the problem. Nothing in it changes while the solve runs but through the table's
+//! own methods and the atomics, so any number of searchers may hold it.
+
+use super::config::SearchConfig;
+use super::outcome::SearchLimits;
+use super::tt::Table;
+use crate::position::{Color, Position};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
+
+/// The problem a solve searches: its root (a `problem_position`, whose defender has a king), who
+/// attacks, and the table salt of its main game.
+pub struct Problem {
+    pub root: Position,
+    pub attacker: Color,
+    /// Mixed into every table key of the main game: the attacker's colour and the material of the
+    /// whole problem. Superiority compares attacker hands on one board, which is sound only while
+    /// the board and the attacker's hand determine the defender's hand — true within one problem,
+    /// not across problems that share the table (a game position with other hands, or the other
+    /// side attacking).
+    pub salt: u64,
+}
+
+impl Problem {
+    pub fn new(root: Position) -> Problem {
+        let attacker = root.side_to_move();
+        let mut salt = 0x243f_6a88_85a3_08d3u64 ^ attacker as u64;
+        for n in root.material_counts() {
+            salt = (salt ^ u64::from(n))
+                .wrapping_mul(0x1000_0000_01b3)
+                .rotate_left(29);
+        }
+        Problem {
+            root,
+            attacker,
+            salt,
+        }
+    }
+}
+
+/// The state every searcher of a solve reads.
+pub struct Shared<'a> {
+    pub table: &'a Table,
+    pub config: &'a SearchConfig,
+    pub limits: &'a SearchLimits,
+    pub stop: &'a AtomicBool,
+    /// When the solve began: the time limit and progress reports count from here.
+    pub start: Instant,
+    pub problem: Problem,
+    /// Nodes earlier solves spent on this same root with this same table (`Solver`): the phases
+    /// after the proof take their budgets from all the work behind the answer, so that asking again
+    /// does not give the line less search than the first time (the proof, found in the table, costs
+    /// next to nothing then).
+    pub prior_nodes: u64,
+}
+
+impl<'a> Shared<'a> {
+    pub fn new(
+        table: &'a Table,
+        config: &'a SearchConfig,
+        limits: &'a SearchLimits,
+        stop: &'a AtomicBool,
+        problem: Problem,
+    ) -> Shared<'a> {
+        Shared {
+            table,
+            config,
+            limits,
+            stop,
+            start: Instant::now(),
+            problem,
+            prior_nodes: 0,
+        }
+    }
+
+    /// Whether `stop` or the user's limits say the search must end, `nodes` searched so far.
+    #[inline]
+    pub fn user_limit_reached(&self, nodes: u64) -> bool {
+        self.stop.load(Ordering::Relaxed)
+            || self.limits.nodes.is_some_and(|n| nodes >= n)
+            || self.limits.time.is_some_and(|t| self.start.elapsed() >= t)
+    }
+
+    /// Whether `stop` or the time limit say the search must end (the cheap check made between the
+    /// full polls, `dfpn/limits.rs`).
+    #[inline]
+    pub fn stopped_or_out_of_time(&self) -> bool {
+        self.stop.load(Ordering::Relaxed)
+            || self.limits.time.is_some_and(|t| self.start.elapsed() >= t)
+    }
+}

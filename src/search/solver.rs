@@ -1,0 +1,383 @@
+//! The solver the front ends use: one table across problems, the user's settings, and the order of
+//! a solve's phases.
+
+use super::canonical::Futile;
+use super::canonical::line::{canonical_line, verifies_canonical};
+use super::config::SearchConfig;
+use super::deepen::{Deepened, deepen};
+use super::dfpn::{RootResult, Searcher};
+use super::outcome::{
+    Alternatives, MateOutcome, SearchInfo, SearchLimits, SolveError, SolveResult,
+};
+use super::pv::{self, PvLevel, alternatives};
+use super::shared::{Problem, Shared};
+use super::tt;
+use super::verify::{problem_position, verify_mate_line};
+use crate::position::Position;
+use std::collections::HashMap;
+use std::sync::atomic::AtomicBool;
+use std::time::Instant;
+
+/// A mate solver with its transposition table. Reuse one across problems: the table is allocated once.
+pub struct Solver {
+    tt: tt::Table,
+    config: SearchConfig,
+    pv_level: PvLevel,
+    check_alternatives: bool,
+    futile: Futile,
+    /// Nodes spent on each root (its position key) since the table was last cleared: a root asked
+    /// again gets line phases sized by all that work (`Shared::prior_nodes`). Forgotten with the
+    /// table, and wholesale past `EFFORTS_MAX` roots (a batch of problems, each asked once).
+    efforts: HashMap<u64, u64>,
+}
+
+/// The most roots `Solver::efforts` remembers before it starts over.
+const EFFORTS_MAX: usize = 4096;
+
+impl Solver {
+    /// A solver whose table uses about `hash_mb` MiB.
+    pub fn new(hash_mb: usize) -> Solver {
+        Solver {
+            tt: tt::Table::new(hash_mb),
+            config: SearchConfig::default(),
+            pv_level: PvLevel::default(),
+            check_alternatives: false,
+            futile: Futile::default(),
+            efforts: HashMap::new(),
+        }
+    }
+
+    /// Re-allocates the table with a new size (clearing it).
+    pub fn resize(&mut self, hash_mb: usize) {
+        // The old table goes first: both at once could need twice the memory.
+        self.tt = tt::Table::new(1);
+        self.tt = tt::Table::new(hash_mb);
+        self.efforts.clear();
+    }
+
+    /// The table's size in MiB: less than asked for when that much memory could not be had.
+    pub fn table_mb(&self) -> usize {
+        self.tt.size_mb()
+    }
+
+    /// Backs the whole table with memory now, so that no search pays the page faults of its first
+    /// touches (`tt::Table::populate`). Without it, memory is taken as the search reaches it.
+    pub fn populate_table(&mut self) {
+        self.tt.populate();
+    }
+
+    /// Forgets everything learnt (between unrelated problems).
+    pub fn clear(&mut self) {
+        self.tt.clear();
+        self.efforts.clear();
+    }
+
+    /// Sets the internal search switches (for measurements; the default is the best measured).
+    pub fn set_config(&mut self, config: SearchConfig) {
+        self.config = config;
+    }
+
+    pub fn config(&self) -> &SearchConfig {
+        &self.config
+    }
+
+    /// How much work goes into the mating line after the proof (default: the exact minimax line).
+    pub fn set_pv_level(&mut self, level: PvLevel) {
+        self.pv_level = level;
+    }
+
+    pub fn pv_level(&self) -> PvLevel {
+        self.pv_level
+    }
+
+    /// After a mate, look for other attacker moves along the line that also mate within the plies
+    /// left (`SolveResult::alternatives`).
+    pub fn set_check_alternatives(&mut self, on: bool) {
+        self.check_alternatives = on;
+    }
+
+    pub fn check_alternatives(&self) -> bool {
+        self.check_alternatives
+    }
+
+    /// Whether futile interpositions count as defences (`game/futile.rs`; default: they do).
+    pub fn set_futile(&mut self, futile: Futile) {
+        self.futile = futile;
+    }
+
+    pub fn futile(&self) -> Futile {
+        self.futile
+    }
+
+    /// Searches for a mate of the side to move in `problem_position(root)` (see there for who holds the
+    /// pieces missing from the SFEN). A root that is not a mate problem (the defender has no king, or is
+    /// in check) is refused.
+    ///
+    /// Returns when the root is proven or disproven, when a limit is reached, or soon after `stop`
+    /// becomes true (then `Timeout`). A `Mate` line is always verified legal, checking and mating.
+    ///
+    /// The phases, in order: shortest-first deepening (`MinLength` only, `deepen.rs`); the proof
+    /// search (`dfpn/root.rs`); after a proof, the mating line (`pv.rs`), the canonical line
+    /// (`Futile::Skip`, `canonical/line.rs`) and the alternatives check (`pv/alternatives.rs`).
+    pub fn solve(
+        &mut self,
+        root: &Position,
+        limits: &SearchLimits,
+        stop: &AtomicBool,
+        on_info: &mut dyn FnMut(&SearchInfo),
+    ) -> Result<SolveResult, SolveError> {
+        let start = Instant::now();
+        let written_before = self.tt.entries_written();
+        root.validate_mate_problem()
+            .map_err(SolveError::InvalidRoot)?;
+        let problem = Problem::new(problem_position(root));
+        let root_key = problem.root.key();
+        let mut shared = Shared::new(&self.tt, &self.config, limits, stop, problem);
+        shared.prior_nodes = self.efforts.get(&root_key).copied().unwrap_or(0);
+        let mut s = Searcher::new(&shared, on_info);
+        s.enter_root();
+        let deepened = if self.pv_level == PvLevel::MinLength {
+            deepen(&mut s)
+        } else {
+            Deepened::NOTHING
+        };
+        let result = if deepened.exact.is_some() {
+            RootResult::Proven
+        } else if s.budget.aborted {
+            RootResult::Aborted
+        } else {
+            s.prove()
+        };
+        let settings = Settings {
+            level: self.pv_level,
+            futile: self.futile,
+            check_alternatives: self.check_alternatives,
+        };
+        let answer = answer(&mut s, root, result, &deepened, settings);
+        let stats = s.stats;
+        drop(s);
+        drop(shared);
+        if self.efforts.len() >= EFFORTS_MAX && !self.efforts.contains_key(&root_key) {
+            self.efforts.clear();
+        }
+        *self.efforts.entry(root_key).or_default() += stats.nodes;
+        Ok(SolveResult {
+            outcome: answer.outcome,
+            nodes: stats.nodes,
+            elapsed: start.elapsed(),
+            note: answer.note,
+            exact: answer.exact,
+            alternatives: answer.alternatives,
+            canonical_length: answer.canonical_length,
+            mate_bound: answer.mate_bound,
+            entries: self.tt.entries_written().saturating_sub(written_before),
+            inferior_cuts: stats.inferior_cuts,
+            pump_children: stats.pump_children,
+        })
+    }
+}
+
+/// What the user asked of the line after a proof.
+#[derive(Clone, Copy)]
+struct Settings {
+    level: PvLevel,
+    futile: Futile,
+    check_alternatives: bool,
+}
+
+/// The answer of a solve, the search's counters aside.
+struct Answer {
+    outcome: MateOutcome,
+    note: Option<String>,
+    exact: bool,
+    alternatives: Option<Alternatives>,
+    canonical_length: Option<u32>,
+    mate_bound: Option<u32>,
+}
+
+impl Answer {
+    /// No mate found: `outcome` (no mate, or timeout), with `note` if any.
+    fn without_mate(outcome: MateOutcome, note: Option<String>) -> Answer {
+        Answer {
+            outcome,
+            note,
+            exact: false,
+            alternatives: None,
+            canonical_length: None,
+            mate_bound: None,
+        }
+    }
+
+    /// Adds `more` to the note.
+    fn add_note(&mut self, more: &str) {
+        self.note = Some(match self.note.take() {
+            Some(n) => format!("{n}; {more}"),
+            None => more.into(),
+        });
+    }
+}
+
+/// The answer for the root once the proof search has ended with `result`.
+fn answer(
+    s: &mut Searcher,
+    root: &Position,
+    result: RootResult,
+    deepened: &Deepened,
+    settings: Settings,
+) -> Answer {
+    match result {
+        RootResult::Proven => mate_answer(s, root, deepened, settings),
+        RootResult::Disproven => Answer::without_mate(MateOutcome::NoMate, None),
+        RootResult::Aborted => Answer::without_mate(MateOutcome::Timeout, None),
+        RootResult::GaveUp(why) => Answer::without_mate(MateOutcome::Timeout, Some(why)),
+    }
+}
+
+/// The answer for a proven root: the mating line (`pv.rs`), verified; with `Futile::Skip` the
+/// canonical line; with `check_alternatives` the alternatives along the line printed.
+fn mate_answer(
+    s: &mut Searcher,
+    root: &Position,
+    deepened: &Deepened,
+    settings: Settings,
+) -> Answer {
+    let Some(line) = pv::extract(s, settings.level, deepened) else {
+        let why = "proven, but the line could not be rebuilt in time";
+        return Answer::without_mate(MateOutcome::Timeout, Some(why.into()));
+    };
+    if !verify_mate_line(root, &line.moves) {
+        log::error!(
+            "internal: extracted mate line failed verification: {:?}",
+            line.moves
+        );
+        let why = "internal: the mating line failed verification";
+        return Answer::without_mate(MateOutcome::Timeout, Some(why.into()));
+    }
+    let mut a = Answer {
+        outcome: MateOutcome::Timeout,
+        note: None,
+        exact: line.exact,
+        alternatives: None,
+        canonical_length: None,
+        // A first line (`PvLevel::None`) may be longer than the root's recorded length: then the
+        // bound holds all the more for its length. A line's own length bounds nothing (its
+        // defender need not take the longest reply), so with no recorded bound (the root's entry
+        // lost) nothing is claimed.
+        mate_bound: line.bound.map(|b| b.max(line.moves.len() as u32)),
+    };
+    if settings.level == PvLevel::MinLength && !a.exact {
+        a.note = Some(match line.bound {
+            Some(b) => format!(
+                "the search stopped before the line was proven shortest: mate in {b} or less"
+            ),
+            None => "the search stopped before the line was proven shortest".into(),
+        });
+    }
+    let mut moves = line.moves.clone();
+    if settings.futile == Futile::Skip {
+        match canonical_line(s, &line) {
+            Some(c) if verifies_canonical(s, &c.moves) => {
+                a.canonical_length = Some(c.moves.len() as u32);
+                // The canonical game's bound: the line's own length, or more for a line the
+                // composers' ranking chose (it may take a defence shorter than the longest).
+                a.mate_bound = c.bound.map(|b| b.max(c.moves.len() as u32));
+                a.exact = c.exact;
+                // `canonical_line` returns only lines of the proven bound's length, or lines the
+                // composers' ranking chose.
+                a.note = if c.ranked {
+                    Some(format!(
+                        "the canonical line avoids defences after which the attacker mates with pieces to spare (composers' ranking): {} plies, not proven shortest",
+                        c.moves.len()
+                    ))
+                } else {
+                    (!c.exact).then(|| {
+                        format!(
+                            "the search stopped before the canonical line was proven shortest: {} plies or less",
+                            c.moves.len()
+                        )
+                    })
+                };
+                if !verify_mate_line(root, &c.moves) {
+                    // A verified canonical line that is no mate ends where only futile
+                    // interpositions are left: say so, a GUI expects mate.
+                    a.add_note(
+                        "the line ends where the defender has only futile interpositions left (not counted: the composers' convention)",
+                    );
+                }
+                moves = c.moves;
+            }
+            _ => {
+                a.exact = false;
+                a.note = Some(
+                    "the canonical line (futile interpositions skipped) was not found in time; the line counts every interposition".into(),
+                );
+            }
+        }
+    }
+    if settings.check_alternatives {
+        a.alternatives = Some(alternatives::check(s, &moves));
+    }
+    a.outcome = MateOutcome::Mate(moves);
+    a
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::position::{Color, Move, Piece, PieceKind, SfenError, Square};
+
+    fn solve_pos(pos: &Position) -> Result<SolveResult, SolveError> {
+        Solver::new(1).solve(
+            pos,
+            &SearchLimits::default(),
+            &AtomicBool::new(false),
+            &mut |_| {},
+        )
+    }
+
+    fn solve(sfen: &str) -> Result<SolveResult, SolveError> {
+        solve_pos(&Position::from_sfen(sfen).unwrap())
+    }
+
+    /// A root without a defender king is refused, not answered "no mate".
+    #[test]
+    fn root_without_defender_king_is_refused() {
+        // White to move and attack; Black, the defender, has no king.
+        let err = solve("8k/9/9/9/9/9/9/9/9 w G 1").unwrap_err();
+        assert_eq!(err, SolveError::InvalidRoot(SfenError::NoDefenderKing));
+    }
+
+    /// A root whose defender is already in check (only reachable by playing an illegal move through the
+    /// library) is refused.
+    #[test]
+    fn root_with_defender_in_check_is_refused() {
+        let mut pos = Position::from_sfen("8k/9/9/9/p8/9/9/9/9 b G 1").unwrap();
+        let check = pos.parse_usi_move("G*1b").unwrap();
+        pos.do_move(check);
+        // White ignores the check (no legal move does that; `do_move` trusts its caller).
+        let sq = |f, r| Square::new(f, r).unwrap();
+        pos.do_move(Move::normal(
+            sq(9, 5),
+            sq(9, 6),
+            false,
+            Piece::new(PieceKind::Pawn, Color::White),
+        ));
+        let err = solve_pos(&pos).unwrap_err();
+        assert_eq!(err, SolveError::InvalidRoot(SfenError::OpponentInCheck));
+    }
+
+    #[test]
+    fn a_mate_and_a_no_mate() {
+        let r = solve("8k/9/8P/9/9/9/9/9/9 b G 1").unwrap();
+        match r.outcome {
+            MateOutcome::Mate(line) => {
+                assert_eq!(line.len(), 1);
+                assert_eq!(line[0].to_usi(), "G*1b");
+            }
+            other => panic!("{other:?}"),
+        }
+        let r = solve("8k/9/9/9/9/9/9/9/9 b - 1").unwrap();
+        assert_eq!(r.outcome, MateOutcome::NoMate);
+        assert_eq!(r.note, None);
+    }
+}
