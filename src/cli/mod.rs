@@ -8,6 +8,7 @@ pub mod bench;
 pub mod json;
 pub mod kif;
 pub mod notation;
+pub mod problems;
 pub mod solve;
 
 use crate::position::{Position, movegen};
