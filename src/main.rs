@@ -34,7 +34,7 @@ enum Command {
         /// problem per line is read from stdin (blank and `#` lines skipped).
         sfens: Vec<String>,
         /// Time limit per problem in milliseconds; 0 = none (with no `--nodes` either, the line
-        /// after the proof gets a larger budget: README, *The mating line*).
+        /// after the proof gets a larger budget: docs/mating-line.md).
         #[arg(long, default_value_t = 60_000)]
         time_ms: u64,
         /// Node limit per problem (answers `timeout` when reached); the same on every machine.
@@ -80,11 +80,11 @@ enum Command {
     /// Run problem files (id, sfen, expected, pv, note; tab separated) and count solved, wrong and
     /// timed-out problems. Exits with 1 if any answer was wrong.
     Bench {
-        /// Problem files, e.g. ../shared/problems/*.tsv.
+        /// Problem files, e.g. tests/data/*.tsv.
         #[arg(required = true)]
         files: Vec<PathBuf>,
         /// Time limit per problem in milliseconds; 0 = none (with no `--nodes` either, the line
-        /// after the proof gets a larger budget: README, *The mating line*).
+        /// after the proof gets a larger budget: docs/mating-line.md).
         #[arg(long, default_value_t = 10_000)]
         time_ms: u64,
         /// Transposition table size in MiB.
@@ -99,8 +99,8 @@ enum Command {
         /// Print one line per problem.
         #[arg(short, long)]
         verbose: bool,
-        /// Internal search switches for measurements, e.g. `agg=sum,chains=off` or `plain` (see
-        /// `SearchConfig`); the default is the best combination measured.
+        /// Internal search switches for measurements, e.g. `agg=sum,chains=none` or `plain`
+        /// (docs/config.md lists every key); the default is the best combination measured.
         #[arg(long, value_parser = parse_config)]
         config: Option<kanju::search::SearchConfig>,
         /// Node limit per problem (deterministic, unlike a time limit).

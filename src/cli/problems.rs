@@ -210,8 +210,8 @@ mod tests {
             Some(Expected::NoMateWithin(3))
         );
         assert_eq!(Expected::parse("mate:unknown"), Some(Expected::MateUnknown));
-        // No mate has 0 or an even number of plies (`mate:0` was taken, and a mate in 3 graded
-        // "longer" against it).
+        // No mate has 0 or an even number of plies (taken, `mate:0` would grade a mate in 3
+        // "longer").
         for label in ["mate:0", "mate:4", "mate:-1", "mate:"] {
             assert_eq!(Expected::parse(label), None, "{label}");
         }

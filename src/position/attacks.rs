@@ -11,8 +11,8 @@
 //! - the one ray left, "up" a file, takes the highest blocker by `leading_zeros`, with a sentinel bit at
 //!   the edge standing in for "no blocker".
 //!
-//! Measured against the previous one-`trailing_zeros`/`leading_zeros`-per-ray code with a branch on
-//! "no blocker": perft 4 from the start position 40.2 M -> 36.0 M instructions (callgrind).
+//! This takes fewer instructions than one `trailing_zeros`/`leading_zeros` per ray with a branch on
+//! "no blocker" (callgrind on perft: docs/benchmarks.md, *Instructions and cache misses*).
 //!
 //! Lines and segments (`between`, `line`, `direction`) come from an 81 x 81 direction-byte table and
 //! the rays, which keeps the tables small (about 30 KB in all).

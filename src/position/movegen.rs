@@ -25,8 +25,8 @@ pub const MAX_MOVES: usize = 600;
 
 /// A fixed-capacity move list on the stack: no heap allocation in the search.
 ///
-/// The buffer is left uninitialised: zeroing 2,400 bytes per node was the largest single cost of perft
-/// (31 % of the instructions of `perft 4`, `memset` in callgrind). Invariant: `moves[..len]` is always
+/// The buffer is left uninitialised: zeroing its 2,400 bytes at every node would be the largest
+/// single cost of perft (callgrind: docs/benchmarks.md). Invariant: `moves[..len]` is always
 /// initialised; `push` writes an element before `len` grows over it, and nothing else raises `len`.
 #[derive(Clone)]
 pub struct MoveList {

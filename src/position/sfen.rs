@@ -372,8 +372,8 @@ mod tests {
         assert!(e.to_string().contains("unexpected 'zz'"), "{e}");
         let e = Position::from_sfen("sfen").unwrap_err();
         assert_eq!(e.to_string(), "malformed SFEN: no position given");
-        // `moves` is a word like the others: a tab before it is a blank (it was refused as
-        // "unexpected 'moves …'"), and glued to its neighbours it is no keyword (these were taken).
+        // `moves` is a word like the others: a tab before it is a blank, and glued to its
+        // neighbours it is no keyword.
         let p = Position::from_sfen("position startpos\tmoves 7g7f").unwrap();
         assert_eq!(p.moves_played(), 1);
         let p = Position::from_sfen("k8/9/PK7/9/9/9/9/9/9 b 2r 1\tmoves\t9c9b+").unwrap();
@@ -381,7 +381,7 @@ mod tests {
         for glued in ["position startposmoves", "position startpos moves7g7f"] {
             assert!(Position::from_sfen(glued).is_err(), "{glued}");
         }
-        // A long text is quoted back cut, not whole (a 500 000-character SFEN came back in full).
+        // A long text is quoted back cut, not whole.
         let e = Position::from_sfen(&"A".repeat(500_000)).unwrap_err();
         assert!(e.to_string().len() < 400, "{} bytes", e.to_string().len());
         let junk = format!("k8/9/PK7/9/9/9/9/9/9 b 2r 1 {}", "x".repeat(300_000));

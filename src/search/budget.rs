@@ -6,7 +6,8 @@ pub const POLL_INTERVAL: u64 = 1024;
 
 /// `stop` and the time limit are looked at every this many nodes besides: 1 024 nodes can take a
 /// long while where each node faults in a new page of a large table. Neither is deterministic, so
-/// looking more often changes nothing a node count decides. (A clock read is some 20 ns.)
+/// looking more often changes nothing a node count decides. (A clock read costs far less than a
+/// node.)
 pub const CLOCK_INTERVAL: u64 = 64;
 
 /// What a searcher may still spend, and whether it must stop.
@@ -45,8 +46,8 @@ impl Default for Budget {
 
 impl Budget {
     /// What is due now, `nodes` searched, and the next time each is due. The full poll comes at
-    /// exactly the node counts it always had (the count may jump past both marks: the frontier counts
-    /// its nodes too).
+    /// the same node counts as it would without the clock's looks in between, which never move
+    /// `next_poll` (the count may jump past both marks: the frontier counts its nodes too).
     #[inline(always)]
     pub fn due(&mut self, nodes: u64) -> Due {
         if nodes >= self.next_poll {

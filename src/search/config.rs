@@ -222,7 +222,7 @@ pub const PHASE_STEP_MIN_NODES: u64 = 200_000;
 
 /// The smallest step when the user set no limit at all (`SearchLimits::open_ended`: `go mate
 /// infinite`, `solve --time-ms 0`): whoever waits for the answer without a limit wants the exact
-/// line more than a quick one. About 2 s of search; the phase as a whole gets twice that.
+/// line more than a quick one. A few seconds of search; the phase as a whole gets twice that.
 pub const PHASE_STEP_MIN_NODES_UNLIMITED: u64 = 5_000_000;
 
 /// A phase after the proof as a whole gets this many steps' budgets (`SearchConfig::phase_budget`).

@@ -20,11 +20,11 @@
 //! reused table the earlier search's entries shape the proof anyway, and wiping them would throw
 //! their work away: what deepening wrote stays there.) Keeping what deepening wrote would be sound
 //! (its proofs are proofs, its bounded refutations are read only by bounded searches) but changes
-//! the proof search's path, and df-pn is chaotic: measured, with the entries kept, Zukou #31 is not
-//! proven in 30 s (132 M nodes) against 0.4 s without them; with only deepening's proofs dropped,
-//! Shogi Musou #17 (a classic not in the repository) took 25 M nodes for a proof that takes 2 M.
-//! The bounded refutations that the shortening after the proof would have reused cost less than the
-//! cap to find again.
+//! the proof search's path, and df-pn is chaotic: with the entries kept, Zukou #31 goes unproven
+//! within a time limit it meets easily from an empty table, and with only deepening's proofs
+//! dropped, Shogi Musou #17 (a classic not in the repository) still takes many times the nodes of
+//! its proof (figures: docs/benchmarks.md, *The line phase*). The bounded refutations that the
+//! shortening after the proof would have reused cost less than the cap to find again.
 
 use crate::search::bounded::{Bound, mate_within, shortest_first};
 use crate::search::dfpn::Searcher;
@@ -178,8 +178,9 @@ mod tests {
 
     /// A refutation read from the table as "no mate at any length" ends deepening at once: in
     /// edge-cases.tsv `edge-40` (no mate within 3, nor at all) the refutation of "mate within 15"
-    /// rests on such entries, and deepening used to ask every longer bound in two nodes each until
-    /// its cap ran out (10 139 nodes for the whole solve; 445 now).
+    /// rests on such entries. Read back as a refutation within some bound instead (`tt/entry.rs`,
+    /// `Entry::dependence`), it would have deepening ask every longer bound, two nodes each, until
+    /// its cap ran out.
     #[test]
     fn no_mate_at_any_length_ends_deepening() {
         let (result, exact, _, nodes) = run("9/4k4/9/4P4/9/9/9/9/9 b G2r2b4s4n4l17p 1", 10_000);

@@ -69,6 +69,29 @@ pub struct NodeResult {
     pub dep: Dependence,
 }
 
+impl NodeResult {
+    /// What a nested test concludes of its root (`Searcher::nested`): a path-dependent disproof
+    /// (a repetition, the depth limit) concludes nothing.
+    pub fn verdict(&self) -> Verdict {
+        if self.pn == 0 {
+            Verdict::Mate(self.hand)
+        } else if self.dn == 0 && self.dep.is_general() {
+            Verdict::NoMate(self.hand)
+        } else {
+            Verdict::Unknown
+        }
+    }
+}
+
+/// What a nested test found of its root: a mate (of its game) with its proof hand, no mate on any
+/// path with its disproof hand, or neither within its cap.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    Mate(Hand),
+    NoMate(Hand),
+    Unknown,
+}
+
 /// One searcher: what a thread of df-pn search owns (module comment).
 pub struct Searcher<'a> {
     /// What every searcher of the solve shares.

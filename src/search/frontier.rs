@@ -94,10 +94,10 @@ pub enum Three {
 /// line read from the table can be played back without meeting the path. Without a cut the answers
 /// are exact and hold for every path to the position; a proof always holds (it is a mate tree).
 ///
-/// Proof hand (as `Dfpn::finish` builds it, the rules in `hands.rs`): at the AND node after the check,
-/// the union of the grandchildren's mate-1 proof hands and `and_proof_extra`; before the check,
-/// `before_proof`. The defender's moves leave the attacker's hand as it is, so the union needs no
-/// adjustment.
+/// Proof hand (as `Searcher::finish` builds it, the rules in `hands.rs`): at the AND node after the
+/// check, the union of the grandchildren's mate-1 proof hands and `and_proof_extra`; before the
+/// check, `before_proof`. The defender's moves leave the attacker's hand as it is, so the union
+/// needs no adjustment.
 pub fn mate_in_three(
     pos: &mut Position,
     attacker: Color,
@@ -144,13 +144,13 @@ pub fn mate_in_three(
 /// proof hand.
 ///
 /// The answer is usually no (in a bounded search's refutations, nearly always), and the evasion
-/// without a mate in one is nearly always a king move: measured on the short problem sets, 97 % of the
-/// refuting evasions. So the king's moves are generated and tried first, the others only when every
-/// king move is mated; and the king's destination that refuted the previous check (`killer`, kept
-/// by the caller across its checks) is tried before the others. The order changes the work, not the
-/// answer: every evasion is tried before a yes. (It may change `cut`, which only says that some line
-/// met the path: a refutation found before such a line is met holds on every path, one found after
-/// is merely searched again by the caller; both are sound.)
+/// without a mate in one is nearly always a king move (measured on the short problem sets: the
+/// figure is in docs/benchmarks.md). So the king's moves are generated and tried first, the others
+/// only when every king move is mated; and the king's destination that refuted the previous check
+/// (`killer`, kept by the caller across its checks) is tried before the others. The order changes
+/// the work, not the answer: every evasion is tried before a yes. (It may change `cut`, which only
+/// says that some line met the path: a refutation found before such a line is met holds on every
+/// path, one found after is merely searched again by the caller; both are sound.)
 pub(super) fn mated_in_two(
     pos: &mut Position,
     attacker: Color,

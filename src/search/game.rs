@@ -16,25 +16,27 @@
 //!
 //! ## Table soundness
 //! Canonical lengths are not minimax lengths, so the bounded searches of the canonical game store
-//! their results under a table salt of their own (`canonical/line.rs`, `CANONICAL_SALT`): a strict "no mate within d"
-//! would be wrong for them, and theirs for the strict game. Mate or no mate is the same in both games
-//! (a futile drop is captured into a position whose defender has only drops left, each futile again,
-//! and the board is finite), but the canonical searches do not rely on general disproofs of the
-//! strict game.
+//! their results under a table salt of their own (`canonical/line.rs`, `CANONICAL_SALT`): a strict
+//! "no mate within d" would be wrong for them, and theirs for the strict game. Mate or no mate is
+//! the same in both games (a futile drop is captured into a position whose defender has only drops
+//! left, each futile again, and the board is finite), but the canonical searches do not rely on
+//! general disproofs of the strict game.
 //!
-//! They do read its **proofs** (`Game::complete_probe`, `--config strictproofs=on`, the
-//! default): a position the strict game proves within d plies is a canonical mate within d. The
-//! canonical game is the strict one with some defender replies taken away (futile drops) and with a
-//! line ending, not counted, where only such
-//! replies are left; the attacker's moves and the rules (pawn-drop mate included) are the same. So the
-//! strict proof's strategy is a canonical one: every canonical defence is a strict defence it answers,
-//! and each of its lines ends no later than the strict line. Its proof hand carries over for the same
-//! reason (any hand covering it mates strictly, hence canonically). The strict table holds such proofs
-//! wherever the proof or the exact line phase went, which the canonical phase, starting from an empty
-//! table of its own, would otherwise prove again, length-bounded and without the main search's
-//! look-ahead. Zukou #89 (`tests/problems/lines.rs`): at ply 19 of the canonical line the composers'
-//! ranking reads the line after the king's 7c6b within 21 plies; without the strict proofs that
-//! bounded search spent the pass's whole budget (403 000 nodes) and the line stayed 43 plies.
+//! They do read its **proofs** (`Game::complete_probe`, `--config strictproofs=on`, the default): a
+//! position the strict game proves within d plies is a canonical mate within d. The canonical game
+//! is the strict one with some defender replies taken away (futile drops) and with a line ending,
+//! not counted, where only such replies are left; the attacker's moves and the rules (pawn-drop
+//! mate included) are the same. So the strict proof's strategy is a canonical one: every canonical
+//! defence is a strict defence it answers, and each of its lines ends no later than the strict
+//! line. Its proof hand carries over for the same reason (any hand covering it mates strictly,
+//! hence canonically). The strict table holds such proofs wherever the proof or the exact line
+//! phase went, which the canonical phase, starting from an empty table of its own, would otherwise
+//! prove again, length-bounded and without the main search's look-ahead. Zukou #89
+//! (`tests/problems/lines.rs`) is the example: at ply 19 of the canonical line the composers'
+//! ranking reads the line after the king's 7c6b within 21 plies, which the strict proofs answer at
+//! once; without them that bounded search starts afresh, and the pass's budget can run out before
+//! it answers, leaving the line longer (docs/benchmarks.md has the figures; the test below shows
+//! the difference in nodes).
 //!
 //! The spare game reads the ordinary game's table too: its general disproofs (no mate at all is no
 //! spare mate either), and its proofs whose proof hand the position's hand exceeds

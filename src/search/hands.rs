@@ -11,8 +11,8 @@
 //! * A **disproof hand** D: every position of the same board whose attacker holds at most D is no mate.
 //!
 //! Each rule below carries the argument for its soundness. They are tested here on hand-built
-//! positions, and against an independent exhaustive search in `tests/differential.rs` (random pairs of
-//! positions with the same board and different hand splits share one table).
+//! positions, and against an independent exhaustive search in `tests/differential/` (random pairs
+//! of positions with the same board and different hand splits share one table).
 
 use crate::position::movegen::check_squares;
 use crate::position::{Color, Hand, Move, PieceKind, Position, attacks};
@@ -49,9 +49,9 @@ pub fn and_proof_extra(pos: &Position, attacker: Color) -> Hand {
     extra
 }
 
-/// The proof hand of a mated position (no evasion) in the *spare* game (`spare.rs`: the attacker must
-/// mate with pieces left in hand), given `extra` = `and_proof_extra` and the attacker's hand `hand`
-/// there; `None` when `hand` is empty (a mate, but no spare one).
+/// The proof hand of a mated position (no evasion) in the *spare* game (`canonical/spare.rs`: the
+/// attacker must mate with pieces left in hand), given `extra` = `and_proof_extra` and the
+/// attacker's hand `hand` there; `None` when `hand` is empty (a mate, but no spare one).
 ///
 /// Argument: every hand covering `extra` mates (the rule above); the result also covers one piece of
 /// `hand` when `extra` is empty, so every hand covering it is non-empty: a mate with a piece to spare.

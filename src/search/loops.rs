@@ -23,8 +23,9 @@
 //! into such a copy is ruled out for the attacker, so the defender's longest resistance is measured in
 //! the same game. (Not in the canonical and spare games, whose rules on interpositions and leftover
 //! pieces make "more in hand" no simple advantage.) On a chase where pieces shuttle between the hands
-//! it ends each shuttle after one round: in Zukou #8 after 9i9b+ S*8b, one line of the search dived past
-//! 1,700 plies over only 131 boards, and that position is proven in 18 M nodes instead of 51 M.
+//! it ends each shuttle after one round, where one line of the search could otherwise dive very deep
+//! over a few boards (Zukou #8 after 9i9b+ S*8b is such a chase; what the cut saves there is in
+//! docs/benchmarks.md, *Loops: inferior repetitions and the pump cost*).
 //!
 //! **Pumps** (superior repetitions). The other way round, an ancestor's board where the attacker now
 //! holds *more*, is no loss: the attacker may have gained a piece it needs (composers build mates on
@@ -32,18 +33,20 @@
 //! no result changes). Why: a defender holding many pawns can interpose one, see it captured and
 //! come back to the same board, round after round; every round looks as cheap to df-pn as the last
 //! (the numbers of a narrow chase do not grow with its depth), so the search follows the pump through
-//! all of the defender's pawns before it looks elsewhere. In Shogi Musou #6 (a classic not in the
-//! repository) the search dived 100–500 plies deep for a mate in 23, the board coming back every 10
-//! plies with one more pawn in the attacker's hand. Every node of a repeated stretch pays the cost
-//! (a df-pn+ edge cost on pumps only), so a pump grows dearer with each round, and the long forced
-//! lines that repeat no board (Kotobuki's 611 plies) pay nothing. The cost is small (½ unit) because
-//! mates that pump pay it too: Zukou #71's defender feeds knights and lances round after round, and
-//! a whole unit per node makes that mate 19× dearer, while an eighth of a unit leaves Musou #6 diving.
+//! all of the defender's pawns before it looks elsewhere. Shogi Musou #6 (a classic not in the
+//! repository) is such a problem: without the cost the search dives hundreds of plies deep, the
+//! board coming back every 10 plies with one more pawn in the attacker's hand. Every node of a
+//! repeated stretch pays the cost (a df-pn+ edge cost on pumps only), so a pump grows dearer with
+//! each round, and the long forced lines that repeat no board (Kotobuki's 611 plies) pay nothing.
+//! The cost is small (½ unit) because mates that pump pay it too (Zukou #71's defender feeds knights
+//! and lances round after round), and not smaller because the pumps must still grow dear: a whole
+//! unit and an eighth of a unit both measured worse (docs/benchmarks.md, *Loops*).
 //! The cost counts on the defender's replies only (an AND node's children): the dive is the defender
 //! feeding pieces, and a reply that re-enters a board with the attacker richer makes its AND node —
-//! the check that allowed it — dearer. Counted on the attacker's checks too (`pumpchecks=on`), it
-//! taxes the attacker's own manoeuvres that win material and come back, which long compositions are
-//! built on: the classic 1980 (a 693-ply first line) is proven in 18 M nodes, not in 90 M with it.
+//! the check that allowed it — dearer. Counted on the attacker's checks too (measured and rejected:
+//! docs/experiments.md), it taxes the attacker's own manoeuvres that win material and come back,
+//! which long compositions are built on (the classic *1980*, a 693-ply first line, is much dearer
+//! with it: docs/benchmarks.md).
 
 use crate::position::{Hand, Move};
 use std::collections::HashMap;

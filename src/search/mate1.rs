@@ -24,19 +24,14 @@
 //!
 //! Moves are tried before drops (the paper's order: a move keeps the proof hand small).
 //!
-//! Slow exact paths, both rare (counted in `Mate1Stats`; see `tests/mate1.rs` for measured rates):
+//! Slow exact paths, both rare (counted in `Mate1Stats`; `tests/mate1/` measures how rare):
 //! * the attacker is in check (only in game positions): generate-and-test (`mate_in_one_reference`);
 //! * a candidate whose only defence is a pawn drop that would check the attacker's king (both kings on
 //!   the board): that drop is illegal if it mates, so the candidate is played and its evasions counted.
 //!
-//! Measured rates (`tests/mate1.rs`): over the 245,831 OR nodes two plies below the problem PVs, 67,051
-//! candidates were judged (0.27 a position), 49 calls fell back because the attacker was in check (both
-//! kings, 0.02 %), none was played; over 5,000,000 random positions 7 candidates were played.
-//!
-//! Speed (`benches/mate1.rs`, 63,235 OR nodes along and below the problem PVs): 3,055 instructions a
-//! call (proof hand included) against 10,690 for generate-and-test (callgrind, 3.5x fewer); wall time
-//! 2.5-2.9x faster on the loaded development machine, and 2.0-2.2x counting the check generation that
-//! `frontier::look_or` still does when there is no mate.
+//! On the OR nodes around the problems' lines few candidates reach the judgement, and the whole
+//! call takes several times fewer instructions than generate-and-test (`benches/mate1.rs`; the
+//! rates and the speed measured are in docs/benchmarks.md).
 
 mod after;
 mod drops;

@@ -11,7 +11,7 @@ pub type PnDn = u32;
 pub const INF: PnDn = u32::MAX;
 pub const PN_MAX: PnDn = INF - 1;
 /// The number of one unexpanded node. Numbers are scaled by this so that the search can add costs
-/// smaller than a node (the df-pn+ edge cost, the distance of a check from the king).
+/// smaller than a node (the ladder and pump costs, the distance of a check from the king).
 pub const UNIT: PnDn = 16;
 
 /// `a + b`, saturating at `PN_MAX`; `INF` stays `INF`.
@@ -42,16 +42,16 @@ pub enum Aggregation {
 /// 2^`shift`, at least one unit, at most `cap`.
 ///
 /// Why graded: with one unit per other child a weak number grows by a few units per ply however
-/// hard the other children are, so a wide open chase — a free king, many checks, every reply costly —
-/// looks as cheap as a narrow forced line of the same depth, and the search sinks millions of nodes
-/// into it at a flat number (Zukou #8: after `9i9b+ G*8b` the check `G*4c`, a no-mate whose tree
-/// KomoringHeights disproves in 26 s, took 32 M of the 35 M nodes while its pn crept from 13 to 18
-/// units). A share that follows the other children's numbers lets such a tree's numbers grow with
-/// its size, as sums do; the cap keeps the growth additive (at most `cap` per other child and
+/// hard the other children are, so a wide open chase — a free king, many checks, every reply costly
+/// — looks as cheap as a narrow forced line of the same depth, and the search sinks millions of
+/// nodes into it at a flat number (Zukou #8: after `9i9b+ G*8b` the check `G*4c`, a no-mate with a
+/// large tree, takes most of the search while its pn creeps up a few units; docs/benchmarks.md has
+/// the figures). A share that follows the other children's numbers lets such a tree's numbers grow
+/// with its size, as sums do; the cap keeps the growth additive (at most `cap` per other child and
 /// ply), so the DAG's shared subtrees are still not multiplied along its paths and the numbers of a
-/// 1 500-ply line cannot saturate (uncapped, an eighth of each number saturated the disproof numbers
-/// of a long problem's wide OR nodes within a few seconds). A number only: which children are
-/// solved decides every result.
+/// 1 500-ply line cannot saturate (uncapped, an eighth of each number saturates the disproof
+/// numbers of a long problem's wide OR nodes early in its search). A number only: which children
+/// are solved decides every result.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Grade {
     shift: u8,
@@ -202,8 +202,8 @@ pub fn best_threshold(th: PnDn, second: PnDn, eps_den: u32) -> PnDn {
 /// that look equally easy to refute, the one hardest to prove: the likeliest refutation, and the
 /// child that sets the node's weak proof number (the largest child plus the count), so searching it
 /// first tells soonest whether the whole node is as cheap as it looks. Only the order changes, never
-/// a number or a threshold, so no answer depends on it. Measured (`--config ties=…`, nodes, `--pv
-/// none`): README, *Ablation*.
+/// a number or a threshold, so no answer depends on it. Measured (`--config ties=on|off`, `--pv
+/// none`): docs/benchmarks.md, *Ablation*.
 #[derive(Clone, Copy, Debug)]
 pub struct Pick {
     /// The smallest number on the minimised side.

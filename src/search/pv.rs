@@ -41,9 +41,10 @@
 //!    fewest recorded plies, the defender the proven reply with the most). This is `PvLevel::None`, and
 //!    the fallback of the others.
 //! 2. An upper bound U: the root's recorded proof length (the proof is a mate tree of at most U plies).
-//! 3. `MinLength`: ask the root "mate within U − 2?" until the answer is no. Each yes brings a proof
-//!    and a new, smaller U, whose line (as `UpperBound` reads it) is read at once, while the bounded
-//!    proof's entries are fresh; the final no makes U exact.
+//! 3. `MinLength`: ask the root "mate within d?" for d below U (U − 2, or lower by jumps:
+//!    `tighten`) until every length below U is refuted. Each yes brings a proof and a new, smaller
+//!    U, whose line (as `UpperBound` reads it) is read at once, while the bounded proof's entries
+//!    are fresh; the last no makes U exact.
 //! 4. The line is read along exact values: at an OR node with value k, a check whose child is proven
 //!    within k − 1; at an AND node with value k, the reply that refuted "mate within k − 2" (the
 //!    table's best move of that bounded disproof), whose child is then proven within k − 1, so its
@@ -76,17 +77,14 @@ use walk::{probe_here, walk};
 // can cost far more than the proof; the phase then ends with the best line found and says so, instead
 // of holding the answer back for minutes. A budget by steps, not one for the whole phase, because the
 // steps that succeed are cheap and each one shortens the line, while the last one (the refutation)
-// is the expensive one and decides nothing about the line printed, only whether it is called exact:
-// on Zukou (debug log of `pv`, 10 s cap) 253 shortening steps took 5.6 M nodes in all, while 69
-// refutations that ran out took 37.7 M and the 30 that succeeded 6.5 M (with the old budget, half
-// the proof's nodes and at least 500 000 for the whole phase). A bounded node costs about twice a
-// node of the main search: the main search counts its look-ahead's and frontier's nodes too (3 to 6
-// of them per node expanded on Zukou, `Dfpn::expansions`), a bounded search only the nodes it
-// expands (Kotobuki, callgrind: ~10 900 instructions per expansion of the main search, ~6 600 per
-// bounded node). So a fifth of the proof's nodes per step keeps the phase within about half the
-// proof's time on a long problem, and a step is spent once per bound decided: a jump that goes
-// unanswered spends from the step of the question after it (`tighten`). Every problem of the short
-// sets is made exact well within it.
+// is the expensive one and decides nothing about the line printed, only whether it is called exact
+// (on Zukou the shortening steps take a small part of the phase's nodes, the refutations that run
+// out most of them: docs/benchmarks.md, *The line phase*). A bounded node costs about twice a node
+// of the main search: the main search counts its look-ahead's and frontier's nodes too (several per
+// node expanded, `Stats::expansions`), a bounded search only the nodes it expands. So a fifth of
+// the proof's nodes per step keeps the phase within about half the proof's time on a long problem,
+// and a step is spent once per bound decided: a jump that goes unanswered spends from the step of
+// the question after it (`tighten`). Every problem of the short sets is made exact well within it.
 
 /// How much work goes into the line after the proof.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]

@@ -146,12 +146,12 @@ pub struct Table {
     /// A garbage collection is running (`collect`).
     collecting: AtomicBool,
     /// Entries placed since the last clear (a new position or result, not an update in place): the
-    /// size of the tree the search built, for the ablation table.
+    /// size of the tree the search built, for the ablation table (docs/benchmarks.md, *Ablation*).
     written: AtomicU64,
     /// The clusters written since the last clear, while they are few: the first `dirty_len` slots of
     /// `dirty` (more than `DIRTY_MAX` of them: the list has overflowed). Clearing after a short
-    /// problem then resets a few clusters, not the whole table (a 256 MiB fill costs ~30 ms, hundreds
-    /// of times the search itself on a mate in 7).
+    /// problem then resets a few clusters, not the whole table (filling a large table costs many
+    /// times what the search itself costs on a short mate: docs/benchmarks.md).
     dirty: Box<[AtomicU32]>,
     dirty_len: AtomicUsize,
     /// Phases given a table salt of their own since the last clear (`next_phase_salt`).
@@ -239,7 +239,7 @@ impl Table {
         (self.clusters.len() * std::mem::size_of::<Cluster>()) >> 20
     }
 
-    /// Bytes per entry (for the README and `info string`): the entry and its key.
+    /// Bytes per entry: the entry and its key (docs/table.md, *Memory*).
     pub const ENTRY_BYTES: usize = std::mem::size_of::<Cluster>() / CLUSTER;
 
     /// Empties the table. Meant for between searches (a solve clears it after a deepening that
@@ -266,9 +266,9 @@ impl Table {
     }
 
     /// A salt no phase has used since the last clear, for results that no later phase may read (the
-    /// canonical phase's, see `pv::canonical`). Counted from the clear, not over the process: a solve
-    /// on a cleared table then searches the same slots whatever was solved before it, so its answer
-    /// and node count do not depend on the problems before it.
+    /// canonical phase's, see `canonical/line.rs`). Counted from the clear, not over the process: a
+    /// solve on a cleared table then searches the same slots whatever was solved before it, so its
+    /// answer and node count do not depend on the problems before it.
     pub fn next_phase_salt(&self) -> u64 {
         let phase = self.phases.fetch_add(1, Ordering::Relaxed);
         phase.wrapping_mul(0x9e37_79b9_7f4a_7c15)
@@ -338,8 +338,7 @@ impl Table {
             // SAFETY: a prefetch is a hint that never faults and changes no memory or register the
             // program can observe; `p` points into the cluster borrowed above. Only its key line is
             // fetched: that is all a probe that finds no entry of its board reads (most probes), and
-            // fetching all four lines of every child measured no faster (zuko008, 30 M nodes, best of
-            // four: 10.39 s for four lines, 10.34 s for one; Microcosmos, 2 GiB: 9.20 s, 9.14 s).
+            // fetching all four lines of every child measured no faster (docs/benchmarks.md).
             unsafe {
                 _mm_prefetch::<_MM_HINT_T0>(p);
             }

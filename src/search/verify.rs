@@ -43,7 +43,8 @@ fn play_checking_line(root: &Position, line: &[Move]) -> Option<Position> {
 
 /// Checks a line in `problem_position(root)`: every attacker move is legal and checks, every defender
 /// move is legal, odd length, and the defender is in check at its end (a mate, or the end of a
-/// canonical line: the futile-interposition test is the search's, `pv::ends_without_defence`).
+/// canonical line: the futile-interposition test is the search's, `canonical/line.rs`,
+/// `ends_without_defence`).
 pub fn verify_line_in_check(root: &Position, line: &[Move]) -> bool {
     play_checking_line(root, line).is_some_and(|pos| pos.in_check())
 }

@@ -165,8 +165,8 @@ pub fn parse(line: &str) -> Command {
 /// `position` forgets the position in effect, as a refused one does. Anything else (`setoption`,
 /// `usinewgame`) is only the error.
 pub fn parse_unreadable(head: &str, error: String) -> Command {
-    // A byte that could not be read parts words too: `isready` with a stray byte after it was an
-    // `isready`.
+    // A byte that could not be read parts words too: `isready` with a stray byte after it is still
+    // an `isready`.
     let words: Vec<&str> = head
         .split(|c: char| c.is_whitespace() || c == char::REPLACEMENT_CHARACTER)
         .filter(|w| !w.is_empty())
@@ -187,8 +187,8 @@ pub fn parse_unreadable(head: &str, error: String) -> Command {
             };
         }
         Some("position") => (true, None),
-        // What a GUI waits on, or what ends a wait: honoured (a garbled `stop` after `go infinite`
-        // left the GUI waiting for its `bestmove`).
+        // What a GUI waits on, or what ends a wait: honoured (ignored, a garbled `stop` after `go
+        // infinite` would leave the GUI waiting for its `bestmove`).
         Some("usi") => (false, Some(Box::new(Command::Usi))),
         Some("isready") => (false, Some(Box::new(Command::IsReady))),
         Some("stop") => (false, Some(Box::new(Command::Stop))),

@@ -332,7 +332,8 @@ mod tests {
             assert!(!e.to_string().is_empty());
         }
         assert_eq!(o, Options::default());
-        // No value is said as such for every type (a check option said "'' is not true or false").
+        // No value is said as such for every type (a check option too, not as "'' is not true or
+        // false").
         for name in [
             "USI_Hash",
             "USI_Ponder",

@@ -93,7 +93,8 @@ fn counts_and_checks_agree_with_the_full_lists() {
     }
 }
 
-/// A rook pinned on a diagonal cannot move (the old diagonal `line` let it slide along its file).
+/// A rook pinned on a diagonal cannot move: its moves are kept to the diagonal through it and its
+/// king (`line`), and no rook move stays on a diagonal.
 #[test]
 fn diagonally_pinned_rook_stays() {
     let p = Position::from_sfen("6Snl/5s1k1/6rpp/5Bp2/9/9/9/9/9 w RGb3g2s3n3l15p 6").unwrap();

@@ -11,23 +11,12 @@
 use crate::position::Hand;
 use crate::position::Move;
 use crate::position::movegen::{MoveList, generate_checks};
-use crate::search::dfpn::Searcher;
+use crate::search::dfpn::{Searcher, Verdict};
 use crate::search::game::Game;
 use crate::search::loops::KeyHasher;
 use crate::search::node::Seen;
 use std::collections::HashMap;
 use std::hash::BuildHasherDefault;
-
-/// What a composers' futility test found for a position (the capture's, the piece handed back).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Verdict {
-    /// A strict mate: the drops are futile; the proof hand.
-    Mated(Hand),
-    /// No mate (for every path): the drops count; the disproof hand.
-    Free(Hand),
-    /// Not decided within the cap: the drops count, and the canonical length is not known exact.
-    Unknown,
-}
 
 /// The tests of one canonical phase by the full key of the position tested, with the node cap each
 /// was searched with: a node is expanded many times, and a test that ran out of nodes would run out
@@ -38,9 +27,9 @@ pub type Tests = HashMap<u64, (Verdict, u64), BuildHasherDefault<KeyHasher>>;
 /// (promoting or not, as the attacker likes) and the attacker mates without it. Tested on the
 /// position after the capture with the captured piece handed back to the defender — the same for
 /// every kind dropped on that square — for a mate of any length in the strict game.
-/// * Mated: the drop is futile; the test's proof hand is the drop's (the position tested has the
+/// * `Mate`: the drop is futile; the test's proof hand is the drop's (the position tested has the
 ///   attacker's hand of the drop's node, so with any hand covering it the capture mates again).
-/// * Free: the drop counts; the test's disproof hand (the smallest over the captures) bounds the
+/// * `NoMate`: the drop counts; the test's disproof hand (the smallest over the captures) bounds the
 ///   hands for which that holds, so a refutation through the drop carries it.
 ///
 /// Each strict search is capped at `cap` nodes. Verdicts are kept per tested position for the phase
@@ -49,7 +38,7 @@ pub type Tests = HashMap<u64, (Verdict, u64), BuildHasherDefault<KeyHasher>>;
 pub fn composers_test(s: &mut Searcher, tests: &mut Tests, m: Move, ply: u32, cap: u64) -> Verdict {
     let checkers = s.pos.checkers();
     if !m.is_drop() || checkers.is_empty() || checkers.has_more_than_one() {
-        return Verdict::Free(Hand::FULL);
+        return Verdict::NoMate(Hand::FULL);
     }
     let checker = checkers.first();
     let kind = m.drop_kind();
@@ -57,7 +46,7 @@ pub fn composers_test(s: &mut Searcher, tests: &mut Tests, m: Move, ply: u32, ca
     s.pos.do_move(m);
     let mut captures = MoveList::new();
     generate_checks(&s.pos, &mut captures);
-    let mut verdict = Verdict::Free(Hand::FULL);
+    let mut verdict = Verdict::NoMate(Hand::FULL);
     for &c in captures
         .iter()
         .filter(|c| !c.is_drop() && c.from() == checker && c.to() == m.to())
@@ -76,11 +65,11 @@ pub fn composers_test(s: &mut Searcher, tests: &mut Tests, m: Move, ply: u32, ca
         s.pos.transfer_hand_piece(attacker.flip(), kind);
         s.pos.undo_move(c);
         verdict = match (verdict, v) {
-            (_, Verdict::Mated(h)) => {
-                verdict = Verdict::Mated(h);
+            (_, Verdict::Mate(h)) => {
+                verdict = Verdict::Mate(h);
                 break;
             }
-            (Verdict::Free(a), Verdict::Free(b)) => Verdict::Free(a.min(b)),
+            (Verdict::NoMate(a), Verdict::NoMate(b)) => Verdict::NoMate(a.min(b)),
             _ => Verdict::Unknown,
         };
     }
@@ -100,12 +89,5 @@ fn strict_mate_here(s: &mut Searcher, ply: u32, cap: u64) -> Verdict {
         .min(s.config().max_ply)
         .max(2);
     let game = Game::main(s.main_salt());
-    let r = s.nested(game, cap, max_ply, Seen::Before);
-    if r.pn == 0 {
-        Verdict::Mated(r.hand)
-    } else if r.dn == 0 && r.dep.is_general() {
-        Verdict::Free(r.hand)
-    } else {
-        Verdict::Unknown
-    }
+    s.nested(game, cap, max_ply, Seen::Before).verdict()
 }

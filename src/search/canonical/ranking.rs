@@ -35,19 +35,18 @@
 //! composers' as far as the tests saw; it is not called exact. Each change replaces the rest of the
 //! line with a complete mating line, so a pass that a limit ends halfway still leaves a mate. The
 //! pass has the node budget of a phase after the proof (`SearchConfig::phase_budget`). A test's cap
-//! (30 000 nodes by default) is larger than the canonical search's own spare tests would afford:
-//! here only the line's replies are tested. Measured on Zukou (`--futile skip`, 30 s): 5 000 nodes
-//! and one phase step give 70 of 101 recorded lengths; 30 000 nodes and the phase budget 73
-//! (gaining zuko025 059 069 073h, losing zuko039 to the budget); with the drops' capture test and a
-//! quarter of the cap for other replies, 75 (README, *The composers' ranking*); Shogi Musou 55 and
-//! 59 of 100, and 60 with the drops' tests before their lines and the shortest-first start.
+//! (`RANKING_TEST_NODES`, 30 000 nodes by default) is larger than spare tests at every node of the
+//! canonical search could afford: here only the line's replies are tested. The cap, the budget, the
+//! drops' capture test and the quarter cap of other replies were each chosen by the recorded
+//! lengths they meet on Zukou and Shogi Musou with `--futile skip` (docs/benchmarks.md, *Composers'
+//! lengths*; the design: docs/canonical.md, *The composers' ranking of the printed line*).
 
-use super::composers::{Tests, Verdict, composers_test};
-use super::spare::{Spare, after_reply_within};
+use super::composers::{Tests, composers_test};
+use super::spare::after_reply_within;
 use crate::position::Move;
 use crate::position::movegen::{MoveList, check_gap, generate_evasions};
 use crate::search::bounded::{At, Bound, bounded_search, shortest_first};
-use crate::search::dfpn::Searcher;
+use crate::search::dfpn::{Searcher, Verdict};
 use crate::search::frontier::is_interposition;
 use crate::search::game::futile::futile_proof;
 use crate::search::pv::walk::{probe_child, probe_here, walk_from};
@@ -256,28 +255,27 @@ fn exact_line(s: &mut Searcher, at: At, bound: u32, cap: u64) -> Option<Vec<Move
 }
 
 /// A spare test of a reply that is not a drop gets this fraction of the cap. Such tests seldom decide
-/// (on Zukou with `--futile skip`: 86 yes, 97 no, 1 554 undecided; the yes answers took a median of
-/// 1 node, 9 150 at the 90th percentile), and the pass's budget is better spent further down the
-/// line. Measured (`kanju bench -v --time-ms 30000 --futile skip`, Zukou and Shogi Musou, each in two
-/// halves side by side): recorded lengths met with the whole cap 74 of 101 and 55 of 100; with a
-/// half 74 and 58, a third 74 and 59, a quarter 75 and 59, a sixth 74 and 59, a tenth 73 (Zukou).
+/// (most end undecided, and most of those that answer yes do so within a small part of the cap),
+/// and the pass's budget is better spent further down the line. Of the fractions measured, a
+/// quarter met the most recorded lengths on Zukou and Shogi Musou (docs/benchmarks.md, *Composers'
+/// lengths*).
 const MOVE_TEST_SHARE: u64 = 4;
 
 /// Whether the attacker forces a spare mate (of any length) after the drop interposition `m` from
 /// the defender node `at`.
 ///
-/// First the composers' futility test (`futile::composers_test`: the checker captures the drop and
-/// the attacker mates without the piece, the piece handed back to the defender). A mate there is a
-/// spare mate after the drop: the attacker captures, then plays the test's mating strategy; the
-/// defender of the real position holds one piece fewer than the test's, so it has no reply the test
-/// did not answer, and the mate ends with at least the captured piece in hand. That test is an
+/// First the composers' futility test (`composers::composers_test`: the checker captures the drop
+/// and the attacker mates without the piece, the piece handed back to the defender). A mate there
+/// is a spare mate after the drop: the attacker captures, then plays the test's mating strategy;
+/// the defender of the real position holds one piece fewer than the test's, so it has no reply the
+/// test did not answer, and the mate ends with at least the captured piece in hand. That test is an
 /// ordinary mate search (mate in one, the frontier and the main table serve it) and settles most
 /// drops the spare game's own search leaves undecided within the same cap (Zukou #79's P*5d after
-/// R*5c: the spare search undecided in 30 000 nodes). Then that search.
+/// R*5c, which the spare search leaves undecided within the default cap). Then that search.
 fn drop_spared(s: &mut Searcher, at: At, m: Move, pass: &mut Pass) -> bool {
     if matches!(
         composers_test(s, &mut pass.tests, m, at.ply, pass.cap),
-        Verdict::Mated(_)
+        Verdict::Mate(_)
     ) {
         log::trace!("ranking: ply {} {m:?}: captured, mated without it", at.ply);
         return true;
@@ -301,5 +299,5 @@ fn spare_test(s: &mut Searcher, at: At, m: Move, plies: u32, cap: u64) -> bool {
         at.ply,
         s.stats.nodes - before
     );
-    matches!(t, Spare::Yes(_))
+    matches!(t, Verdict::Mate(_))
 }

@@ -25,10 +25,10 @@
 //! The ranking is applied to the printed canonical line only, after the canonical search
 //! (`canonical/ranking.rs`, which asks this module's tests of the line's replies). Each test is a search
 //! from the reply's position with a fresh path (the property belongs to the position, not to how it
-//! was reached) and a node cap; a test that ends without an answer says so (`Spare::Unknown`).
+//! was reached) and a node cap; a test that ends without an answer says so (`Verdict::Unknown`).
 
 use crate::position::{Hand, Move};
-use crate::search::dfpn::Searcher;
+use crate::search::dfpn::{Searcher, Verdict};
 use crate::search::game::Game;
 use crate::search::hands::surplus_proof;
 use crate::search::node::Seen;
@@ -36,24 +36,13 @@ use crate::search::node::Seen;
 /// Mixed into the table salt while the spare game is searched.
 pub const SPARE_SALT: u64 = 0x7370_6172_6500_0001;
 
-/// What a spare test found.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Spare {
-    /// The attacker forces a spare mate; its proof hand.
-    Yes(Hand),
-    /// It does not; the disproof hand.
-    No(Hand),
-    /// Not decided within the cap.
-    Unknown,
-}
-
 /// Whether the attacker forces a spare mate after the defender's move `m` from the current AND node
 /// (at `ply` of the current search; the test's depth limit keeps the whole recursion within the
 /// search's), searched within `cap` nodes (0: `Unknown` at once), for spare mates of at most `plies`
 /// plies after `m` (`UNBOUNDED`: of any length).
-pub fn after_reply_within(s: &mut Searcher, m: Move, ply: u32, cap: u64, plies: u32) -> Spare {
+pub fn after_reply_within(s: &mut Searcher, m: Move, ply: u32, cap: u64, plies: u32) -> Verdict {
     if cap == 0 {
-        return Spare::Unknown;
+        return Verdict::Unknown;
     }
     s.pos.do_move(m);
     let r = test_here(s, ply + 1, cap, plies);
@@ -63,9 +52,9 @@ pub fn after_reply_within(s: &mut Searcher, m: Move, ply: u32, cap: u64, plies: 
 
 /// The spare test of the current position (an OR node at `ply`), within `cap` nodes, for spare mates
 /// of at most `plies` plies (`UNBOUNDED`: any).
-fn test_here(s: &mut Searcher, ply: u32, cap: u64, plies: u32) -> Spare {
+fn test_here(s: &mut Searcher, ply: u32, cap: u64, plies: u32) -> Verdict {
     if let Some(proof) = surplus_witness(s, plies) {
-        return Spare::Yes(proof);
+        return Verdict::Mate(proof);
     }
     // Futile drops are no defence here either (the spare game is played on the canonical one): a
     // line that ends where only they are left ends there, spare or not by the hand it has (a spare
@@ -74,14 +63,7 @@ fn test_here(s: &mut Searcher, ply: u32, cap: u64, plies: u32) -> Spare {
     let game = Game::spare(s.main_salt() ^ SPARE_SALT, plies, s.config().strict_proofs);
     let max_ply = s.depth.max_ply.saturating_sub(ply).max(2);
     // `Seen::New`: the root may be a spare mate in one (`Searcher::spare_leaf`).
-    let r = s.nested(game, cap, max_ply, Seen::New);
-    if r.pn == 0 {
-        Spare::Yes(r.hand)
-    } else if r.dn == 0 && r.dep.is_general() {
-        Spare::No(r.hand)
-    } else {
-        Spare::Unknown
-    }
+    s.nested(game, cap, max_ply, Seen::New).verdict()
 }
 
 /// A spare mate read off the ordinary game's table, without a search: the current position (attacker
@@ -106,7 +88,7 @@ mod tests {
     use crate::search::tt::UNBOUNDED;
 
     /// The spare test of a tsume position (attacker to move).
-    fn spare(sfen: &str) -> Spare {
+    fn spare(sfen: &str) -> Verdict {
         fresh_search(sfen, "default", |s| test_here(s, 0, 200_000, UNBOUNDED))
     }
 
@@ -115,14 +97,17 @@ mod tests {
         // R*1b mates (the king is walled in by its lance and pawn, the gold guards 1b's neighbours).
         assert!(matches!(
             spare("7lk/7p1/8G/9/9/9/9/9/9 b RP 1"),
-            Spare::Yes(_)
+            Verdict::Mate(_)
         ));
         assert!(matches!(
             spare("7lk/7p1/8G/9/9/9/9/9/9 b R 1"),
-            Spare::No(_)
+            Verdict::NoMate(_)
         ));
         // No mate at all: no spare mate.
-        assert!(matches!(spare("8k/9/9/9/9/9/9/9/9 b P 1"), Spare::No(_)));
+        assert!(matches!(
+            spare("8k/9/9/9/9/9/9/9/9 b P 1"),
+            Verdict::NoMate(_)
+        ));
     }
 
     /// Mate in one in the spare game is mate-1's when it leaves a piece: R*1b with a pawn over is
@@ -144,15 +129,15 @@ mod tests {
         rook_pawn.set_count(crate::position::PieceKind::Pawn, 1);
         assert_eq!(
             test("7lk/7p1/8G/9/9/9/9/9/9 b RP 1"),
-            (Spare::Yes(rook_pawn), 0, 1)
+            (Verdict::Mate(rook_pawn), 0, 1)
         );
         let (r, expansions, _) = test("7lk/7p1/8G/9/9/9/9/9/9 b R 1");
-        assert!(matches!(r, Spare::No(_)));
+        assert!(matches!(r, Verdict::NoMate(_)));
         assert!(expansions > 0);
         // P*1b checks, but the king takes it: no mate in one, so none within two plies (a bounded
         // "no" that the test reports as no answer: `test_here` says no only for every length).
         let (r, expansions, probes) = test_within("8k/9/9/9/9/9/9/9/9 b P 1", 2);
-        assert_eq!(r, Spare::Unknown);
+        assert_eq!(r, Verdict::Unknown);
         assert_eq!((expansions, probes), (0, 1));
     }
 
@@ -184,7 +169,7 @@ mod tests {
         assert_eq!(w, Some(rook(2)));
         assert!(matches!(
             spare("7lk/7p1/8G/9/9/9/9/9/9 b 2R 1"),
-            Spare::Yes(_)
+            Verdict::Mate(_)
         ));
     }
 

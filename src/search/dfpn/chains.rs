@@ -33,10 +33,11 @@ impl Searcher<'_> {
     /// member in front of them is proven. When the refutation is a drop on a further square, the
     /// search must first prove a defence that may well be lost, and while it tries, the node's
     /// numbers are those of its head alone: a wide no-mate whose pn stays low holds the search for
-    /// millions of nodes (a position derived from Zukou #69,
-    /// `9/9/9/9/5l3/p2+rb4/1pG3+R2/S3S4/1+bk6 b 3G2s4n3l16p 1`: KomoringHeights, whose chains
-    /// hold one square each, disproves it in 0.25 s, shtsume and kanju with one chain had no
-    /// answer in 20 s and 60 s). A head that has resisted this long is where the other squares'
+    /// millions of nodes. A position derived from Zukou #69,
+    /// `9/9/9/9/5l3/p2+rb4/1pG3+R2/S3S4/1+bk6 b 3G2s4n3l16p 1`, is one: KomoringHeights, whose
+    /// chains hold one square each, disproves it quickly, where one chain over every square
+    /// (shtsume's, and kanju's without the split) gives no answer in a long time
+    /// (docs/benchmarks.md). A head that has resisted this long is where the other squares'
     /// disproof numbers start to count. Only the table's count decides, so the split is the same
     /// at every visit of the node while the head stays undecided; a fresh head (count 0) never
     /// splits, and neither do bounded searches (their probes report no count).
@@ -256,9 +257,9 @@ mod tests {
 
     /// What the ladder cost is for: a strict mate in 9 (from a differential sweep, seed 3202) whose
     /// first proof, without it, climbs the ladder of a rook dropped on 9e (the defender drops on
-    /// 8e…4e with six kinds of piece, each capture leaving a new board), 274 k nodes where the
-    /// bishop's near check proves it in far fewer; with the default cost the first proof takes
-    /// 46 k. (A node count, not a time: the same on every machine.)
+    /// 8e…4e with six kinds of piece, each capture leaving a new board) where the bishop's near
+    /// check proves it in far fewer nodes; with the default cost the first proof takes less than a
+    /// third of the nodes. (A node count, not a time: the same on every machine.)
     #[test]
     fn a_far_checks_ladder_counts_its_squares() {
         let sfen = "9/9/7+r1/8l/6K2/9/5g3/7+N1/9 w rbl 1";

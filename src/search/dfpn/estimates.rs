@@ -30,11 +30,12 @@ impl Searcher<'_> {
         // A look's answers hold at every length (a mate in 0 or 1 is within any budget the child
         // can have — a child with budget 0 never gets here, `probe_child` — and "no check at all"
         // is no mate at any length), and its counts order a refutation's defences (fewest checks
-        // first): deepening on the short sets takes 5 % fewer instructions with them (README, *The
-        // mating line*). The line phases after the proof keep the lazy numbers: there the look's
-        // pn ordering, made for an unbounded proof, can miss a mate within the bound (a random mate
-        // in 13 whose first proof is 49 plies: "mate within 47?" found in 360 000 nodes with lazy
-        // numbers, unanswered in a million with looks), and their budgets were measured with them.
+        // first), which makes deepening cheaper (docs/benchmarks.md, *The line phase*). The line
+        // phases after the proof keep the lazy numbers: there the look's pn ordering, made for an
+        // unbounded proof, can miss a mate within the bound (a random mate in 13 whose first proof
+        // is 49 plies is one: its "mate within 47?" is answered far sooner with lazy numbers than
+        // with looks; docs/benchmarks.md, *The line phase*), and their budgets were measured with
+        // them.
         let init = if self.game.looks_ahead() {
             self.config().init
         } else {

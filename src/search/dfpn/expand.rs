@@ -90,10 +90,11 @@ impl Searcher<'_> {
                 tt.prefetch(self.pos.keys_after(c.mv).0 ^ salt);
             }
         }
-        // An AND node of the main search is refuted by any evasion disproven for every path: once one
-        // is found, probing and looking at the rest would change nothing (`finish` takes the most
-        // general refutation, and none is more general). Not in the canonical and spare games, where
-        // a refutation may be excused (`excuse_spare_refutations`), nor in bounded searches.
+        // An AND node of the main search is refuted by any evasion disproven for every path: once
+        // one is found, probing and looking at the rest would change nothing (`finish` takes the
+        // most general refutation, and none is more general). Only under the main search's rules
+        // (`Game::unbounded_strict`): not in the canonical and spare games, nor in bounded
+        // searches.
         let refuted_early = !or_node && self.game.unbounded_strict();
         for i in base..end {
             if self.children[i].active {

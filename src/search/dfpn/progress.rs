@@ -42,8 +42,9 @@ impl Searcher<'_> {
     /// — a futile-interposition test, a re-proof deep in a line — starts from another node, with moves
     /// played outside `mid`). Otherwise the main game's best moves in the table, walked from the root
     /// with the main salt and the root's own path key. Every move is checked legal (`move_from_u16`).
-    /// Reports are made deep in the tree: they once walked from the current node instead of the root,
-    /// and printed moves illegal there.
+    /// Reports are made deep in the tree, so the walk starts from the root, never from the current
+    /// node: the best moves walked from the current node are a line from there, and printed as a
+    /// line from the root they would be illegal.
     fn quick_pv(&self) -> Vec<Move> {
         let root = &self.shared.problem.root;
         if self.game.unbounded_strict() {

@@ -10,7 +10,8 @@
 //! **futile** when the checking piece can capture it (a legal move to `s`, promoting or not) and the
 //! defender is then left without any legal move but further drops: no king move, no capture, no
 //! interposition by a piece on the board. The further drops are judged by the same rule at the next
-//! node, so a chain of interpositions each captured by the checker (edge-3 below) is futile all along.
+//! node, so a chain of interpositions each captured by the checker (`edge-cases.tsv`'s edge-3) is
+//! futile all along.
 //!
 //! Readings taken where composers differ (the rule of antma/tsumeshogi-check, whose labels the
 //! `edge-cases.tsv` canonical lengths follow):

@@ -11,7 +11,7 @@
 //!   the cheapest piece first; a defender's non-promotion waits for the promotion of the same move.
 //! * Not at OR nodes: there a non-promotion is often the key move (a knight or silver that must not
 //!   promote, a bishop avoiding pawn-drop mate) while its promotion stays undecided for long; chaining it
-//!   behind the promotion hid the solution of Zukou #24 for millions of nodes.
+//!   behind the promotion hides the solution that long (Zukou #24 is such a problem).
 //! * Chains also change while the node is searched (shtsume's merges): under a check from three or
 //!   more squares away, a drop on a square the defender does not guard (a middle interposition, which
 //!   the checker takes with a piece gained) waits at the end of the chain of the defence the search
@@ -81,19 +81,19 @@ impl Children {
     /// the king first, cheapest piece first, and notes on each member how many further squares the
     /// members behind it drop on (`Child::squares_behind`).
     ///
-    /// **The ladder cost** (`SearchConfig::ladder_cost`): while a chain waits, its head stands for
-    /// every member, and most members cost nothing once the head is proven (another piece on the
-    /// same square: after the capture the board is the same and the attacker's hand no smaller, so
-    /// the head's proof hand usually covers it). A member on *another* square is another board after
-    /// the capture — under a far rook's check, one more rung of a ladder the attacker must climb —
-    /// and its proof is found anew. Counting nothing for those made a far check look as cheap as a
-    /// near one: a strict mate in 9 spent 274 k nodes climbing a rook's ladder of drops on five
-    /// squares before its 4-unit near check was tried. So the head counts a fraction of a unit for
-    /// each further square (a whole unit, as if the squares were separate children, measures worse:
-    /// `SearchConfig::ladder_cost`), and only near the root (`SearchConfig::ladder_plies`: the cost
-    /// adds up along a line of distant checks, and deep in a long one it would only tax the line's
-    /// length). A number only: the chain is still proven exactly when every member is, so no answer
-    /// changes.
+    /// **The ladder cost** (`Chains::ladder`, `LADDER_COST`): while a chain waits, its head stands
+    /// for every member, and most members cost nothing once the head is proven (another piece on
+    /// the same square: after the capture the board is the same and the attacker's hand no smaller,
+    /// so the head's proof hand usually covers it). A member on *another* square is another board
+    /// after the capture — under a far rook's check, one more rung of a ladder the attacker must
+    /// climb — and its proof is found anew. Counting nothing for those makes a far check look as
+    /// cheap as a near one: a strict mate in 9 (`a_far_checks_ladder_counts_its_squares` in
+    /// `dfpn/chains.rs`) climbs a rook's ladder of drops on five squares before its 4-unit near
+    /// check is tried. So the head counts a fraction of a unit for each further square
+    /// (`LADDER_COST`; a whole unit, as if the squares were separate children, measures worse:
+    /// docs/benchmarks.md), and only near the root (`LADDER_PLIES`: the cost adds up along a line
+    /// of distant checks, and deep in a long one it would only tax the line's length). A number
+    /// only: the chain is still proven exactly when every member is, so no answer changes.
     pub fn link_drops(&mut self, base: usize, end: usize, ksq: Square) {
         let mut drops = std::mem::take(&mut self.scratch);
         drops.clear();

@@ -87,9 +87,10 @@ fn first_walk(s: &mut Searcher, line: &mut Vec<Move>, keys: &mut Vec<u64>) -> bo
 
 /// How many dead ends the first line may back out of before it gives up (the user's limits end it
 /// sooner). Each costs a few probes; a dead end deep in a long line backs out one check at a time
-/// through every OR node with a single proven check, so the cap must allow thousands: Starship
-/// Trooper (a classic long problem not in the repository) needed more than 64 for its 749-ply first
-/// line, and with 64 the proven root ended as `timeout`.
+/// through every OR node with a single proven check, so the cap must allow thousands: a cap the
+/// line runs into ends a proven root as `timeout`, and the first line of a long classic (Starship
+/// Trooper, not in the repository) backs out of more dead ends than a small cap allows (figures:
+/// docs/benchmarks.md).
 const MAX_BACKTRACKS: u32 = 1 << 16;
 
 /// At an OR node the proven check with the shortest recorded mate, other than those in `avoid`; at an

@@ -13,16 +13,17 @@ use crate::search::dfpn::Searcher;
 ///
 /// Which d: a yes is cheap next to a no (a bounded search stops at its first mate, a refutation must
 /// look at every line), and a bounded search tends to find a mate near its bound, so asking only
-/// `bound` − 2 shortens the line by two plies a question: from a first proof of 69 plies of a random
-/// mate in 13 the phase's budget ran out at 21 (`tests/cli/solve.rs`,
-/// `the_line_phase_jumps_to_a_much_shorter_mate`). So the jump below `bound` doubles after each yes
+/// `bound` − 2 shortens the line by two plies a question, and on a first proof far longer than the
+/// shortest mate the phase's budget runs out long before the exact length (a random mate in 13:
+/// `tests/cli/solve.rs`, `the_line_phase_jumps_to_a_much_shorter_mate`, and `tests/cli/bench.rs`,
+/// `bench_line_phase_jumps_further_than_steps`). So the jump below `bound` doubles after each yes
 /// (2, 4, 8, … plies), and a no refutes every length up to d at once: the shortest possible length
 /// `least` rises past it, and the next question halves what lies between. A jump gets a quarter of a
 /// step; one that ends unanswered ends the jumping, and the question is asked again as `bound` − 2,
 /// where the answers are cheapest, with what is left of the step (a step per bound decided: the
 /// jump's guess and the question after it decide one bound, and on a long problem whose shorter
-/// mates cannot be refuted within any step, a whole step more after the jump was a quarter of the
-/// phase spent for nothing; Kotobuki 1 408 180 → 1 352 884 nodes). Unanswered there, the phase ends.
+/// mates cannot be refuted within any step, a whole step more after the jump would be a quarter of
+/// the phase spent for nothing). Unanswered there, the phase ends.
 pub fn tighten(
     s: &mut Searcher,
     bound: &mut u32,

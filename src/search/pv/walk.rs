@@ -18,8 +18,8 @@ pub const MAX_PV: usize = 10_000;
 /// proof, and a large search loses entries), within `READING_NODES` more nodes and the phase's end
 /// `phase_end`. Read at once, while the bounded proof's entries are fresh: when a later question is
 /// stopped by the user's limit, no budget is left to read at the end, and the answer would be the
-/// first proof's line beside a much shorter proven bound (Zukou #8 at `go mate 30000` with 256 MiB:
-/// a 77-ply line for a proven mate in 43, each bound's table-only reading having failed).
+/// first proof's line beside a much shorter proven bound (where each bound's table-only reading
+/// fails, as on Zukou #8 under a time limit: docs/mating-line.md, *The budget*).
 /// `None` (the caller keeps its line) if no line is read.
 pub fn read_bound(s: &mut Searcher, bound: u32, phase_end: Option<u64>) -> Option<Vec<Move>> {
     if let Some(line) = walk(s, bound, false, false) {

@@ -34,8 +34,8 @@ pub(super) const CLUSTER: usize = 8;
 const LOCK: u64 = 1 << 63;
 
 /// Eight slots: their board keys first, in one cache line, then their entries (three words each).
-/// Most probes (over four in five while a hard problem is searched) find no entry of their board,
-/// and such a probe reads the key line only: one cache line from memory instead of four.
+/// Most probes find no entry of their board (docs/benchmarks.md has the share measured), and such
+/// a probe reads the key line only: one cache line from memory instead of four.
 #[repr(C, align(64))]
 pub(super) struct Cluster {
     /// Slot keys (`slot_key`); 0 for an empty slot. The top bit of `keys[0]` is the lock.

@@ -94,8 +94,9 @@ impl Entry {
             // `len` holds the bound in 16 bits (`Table::store` saturates it). No bounded search
             // reaches 65 535 plies (`HARD_MAX_PLY` is below), so a saturated bound can only be
             // `NO_MATE_PLIES`, "no mate at any length" (a refutation that met no horizon), and reads
-            // back as that: read as 65 535, it looked like a refutation of the bound only, and
-            // shortest first asked again for every longer bound until its cap ran out (`deepen.rs`).
+            // back as that: read as 65 535, it would look like a refutation of that bound only,
+            // and shortest first (`deepen.rs`) would ask again for every longer bound until its cap
+            // ran out.
             Dependence::Within {
                 plies: if self.len == u16::MAX {
                     NO_MATE_PLIES

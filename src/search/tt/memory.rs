@@ -3,13 +3,13 @@
 //! An empty cluster is all zero bytes, and an anonymous memory mapping is zero-filled by the kernel
 //! on first touch, page by page. So on Linux the clusters are a fresh mapping that is never written
 //! up front: a solve pays for the pages its probes reach, not for the whole table. Writing every
-//! cluster at allocation (as a `Vec` filled with `Cluster::default()` does) faulted in every page at
-//! once, and on the development machine that was most of a short solve: `kanju solve` of a mate in
-//! one took 0.03–0.54 s with the default 256 MiB table and 0.2–2.9 s with 2 GiB, all of it in the
-//! kernel. A search that fills its table touches every page all the same, in the same number of
-//! faults, but inside its own time: front ends that time searches from a later start (USI from
-//! `go`, after the pause `isready` gives; `kanju bench` per problem) back the whole table first with
-//! `Clusters::populate`, one kernel pass instead of the fault and the write of the old allocation.
+//! cluster at allocation (as a `Vec` filled with `Cluster::default()` does) would fault in every
+//! page at once, all of it kernel time, which on a short solve is far more than the search itself
+//! (docs/benchmarks.md, *The table's memory*). A search that fills its table touches every page all
+//! the same, in the same number of faults, but inside its own time: front ends that time searches
+//! from a later start (USI from `go`, after the pause `isready` gives; `kanju bench` per problem)
+//! back the whole table first with `Clusters::populate`, one kernel pass instead of a fault and a
+//! write per page.
 //!
 //! The mapping starts on a 2 MiB boundary and asks for huge pages (`MADV_HUGEPAGE`; see the comment
 //! on `mod memory` in `tt.rs` for why they pay), so every 2 MiB of clusters can be one huge page.

@@ -274,7 +274,8 @@ fn clear_forgets_few_and_many_writes() {
 }
 
 /// A table larger than the memory free now is made smaller, not mapped in full: `isready` backs it
-/// whole, and 24 000 MiB asked of a machine with 24 GiB and no swap stalled it with no `readyok`.
+/// whole, and a table as large as the machine's memory, with no swap, stalls the machine with no
+/// `readyok`.
 #[test]
 fn a_table_never_takes_more_than_the_free_memory() {
     let size = std::mem::size_of::<Cluster>();
