@@ -35,7 +35,7 @@ pub enum Answer {
 }
 
 /// What `CheckedSolver` carries over when it rebuilds its solver.
-type Settings = (crate::search::SearchConfig, PvLevel, bool, Futile);
+type Settings = (crate::search::SearchConfig, PvLevel, bool, Futile, usize);
 
 /// An answer with the effort it took.
 #[derive(Clone, Debug)]
@@ -57,6 +57,26 @@ pub struct Report {
     pub mate_bound: Option<u32>,
     /// Table entries the search placed (`SolveResult::entries`).
     pub entries: u64,
+    /// Threads that searched the proof (`SolveResult::threads`; 0 when no search ran).
+    pub threads: usize,
+}
+
+impl Report {
+    /// An error answer with no search behind it: a refused input, or a search that failed.
+    pub fn error(message: String, elapsed: Duration) -> Report {
+        Report {
+            answer: Answer::Error(message),
+            nodes: 0,
+            elapsed,
+            note: None,
+            exact: false,
+            alternatives: None,
+            canonical_length: None,
+            mate_bound: None,
+            entries: 0,
+            threads: 0,
+        }
+    }
 }
 
 /// Appends `chars` to `out`, control characters escaped (`\u{1b}`, `\r`): text that quotes input
@@ -249,6 +269,11 @@ impl CheckedSolver {
         self.solver.set_futile(futile);
     }
 
+    /// Threads that search each proof (kept across `ensure_size`).
+    pub fn set_threads(&mut self, threads: usize) {
+        self.solver.set_threads(threads);
+    }
+
     /// The solver's settings, to carry over to a rebuilt one.
     fn settings(&self) -> Settings {
         (
@@ -256,14 +281,16 @@ impl CheckedSolver {
             self.solver.pv_level(),
             self.solver.check_alternatives(),
             self.solver.futile(),
+            self.solver.threads(),
         )
     }
 
-    fn restore(&mut self, (config, level, alternatives, futile): Settings) {
+    fn restore(&mut self, (config, level, alternatives, futile, threads): Settings) {
         self.solver.set_config(config);
         self.solver.set_pv_level(level);
         self.solver.set_check_alternatives(alternatives);
         self.solver.set_futile(futile);
+        self.solver.set_threads(threads);
     }
 
     /// Reads one problem text (see `read_problem`) and solves it on a cleared table, so that the answer
@@ -308,34 +335,15 @@ impl CheckedSolver {
                 canonical_length: r.canonical_length,
                 mate_bound: r.mate_bound,
                 entries: r.entries,
+                threads: r.threads,
             },
-            Ok(Err(e)) => Report {
-                answer: Answer::Error(e.to_string()),
-                nodes: 0,
-                elapsed: start.elapsed(),
-                note: None,
-                exact: false,
-                alternatives: None,
-                canonical_length: None,
-                mate_bound: None,
-                entries: 0,
-            },
+            Ok(Err(e)) => Report::error(e.to_string(), start.elapsed()),
             Err(_) => {
                 log::error!("the search panicked on {root:?}");
                 let settings = self.settings();
                 self.solver = Solver::new(self.hash_mb);
                 self.restore(settings);
-                Report {
-                    answer: Answer::Error(INTERNAL_ERROR.to_string()),
-                    nodes: 0,
-                    elapsed: start.elapsed(),
-                    note: None,
-                    exact: false,
-                    alternatives: None,
-                    canonical_length: None,
-                    mate_bound: None,
-                    entries: 0,
-                }
+                Report::error(INTERNAL_ERROR.to_string(), start.elapsed())
             }
         }
     }

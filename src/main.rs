@@ -46,6 +46,10 @@ enum Command {
         /// Problems solved at once, each on its own thread with its own table.
         #[arg(long, short = 'j', default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=1024))]
         jobs: u16,
+        /// Threads searching each problem's proof, over its one table (beside `--jobs`, which
+        /// solves several problems at once: `--jobs` × `--threads` threads in all).
+        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=256))]
+        threads: u16,
         /// Output format.
         #[arg(long, value_enum, default_value_t = Format::Text)]
         format: Format,
@@ -90,6 +94,9 @@ enum Command {
         /// Transposition table size in MiB.
         #[arg(long, default_value_t = HASH_DEFAULT_MB, value_parser = parse_hash_mb)]
         hash_mb: usize,
+        /// Threads searching each problem's proof, over its one table.
+        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=256))]
+        threads: u16,
         /// Only problems whose id contains this text.
         #[arg(long)]
         filter: Option<String>,
@@ -172,6 +179,7 @@ fn run_command(command: Command) -> ExitCode {
             nodes,
             hash_mb,
             jobs,
+            threads,
             format,
             json,
             notation,
@@ -197,6 +205,7 @@ fn run_command(command: Command) -> ExitCode {
                 format: if json { Format::Json } else { format },
                 notation,
                 jobs,
+                threads: usize::from(threads),
                 progress: !no_progress,
                 pv,
                 check_alternatives,
@@ -209,6 +218,7 @@ fn run_command(command: Command) -> ExitCode {
             files,
             time_ms,
             hash_mb,
+            threads,
             filter,
             limit,
             verbose,
@@ -220,6 +230,7 @@ fn run_command(command: Command) -> ExitCode {
             let opts = BenchOptions {
                 time_ms,
                 hash_mb,
+                threads: usize::from(threads),
                 filter,
                 limit,
                 verbose,

@@ -404,13 +404,16 @@ fn the_readme_s_transcripts_are_what_kanju_prints() {
     assert!(seen >= 2, "only {seen} transcripts in the README");
 }
 
-/// An `info` line with the values that depend on the machine (time, speed, table fill) masked.
+/// A line with the values that depend on the machine masked: an `info` line's time, speed and
+/// table fill, and the default of `Threads` (the machine's cores).
 fn masked(line: &str) -> String {
+    let threads = line.starts_with("option name Threads ");
     let mut out = Vec::new();
     let mut mask_next = false;
     for word in line.split_whitespace() {
         out.push(if mask_next { "*" } else { word });
-        mask_next = line.starts_with("info ") && ["time", "nps", "hashfull"].contains(&word);
+        mask_next = (line.starts_with("info ") && ["time", "nps", "hashfull"].contains(&word))
+            || (threads && word == "default");
     }
     out.join(" ")
 }

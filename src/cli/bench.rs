@@ -19,6 +19,8 @@ use std::time::Duration;
 pub struct BenchOptions {
     pub time_ms: u64,
     pub hash_mb: usize,
+    /// Threads searching each proof.
+    pub threads: usize,
     /// Only problems whose id contains this.
     pub filter: Option<String>,
     /// At most this many problems per file (after the filter).
@@ -197,6 +199,7 @@ pub fn run_bench(
     solver.set_config(opts.config.clone());
     solver.set_pv_level(opts.pv);
     solver.set_futile(opts.futile);
+    solver.set_threads(opts.threads);
     let mut all = Totals::default();
     for path in files {
         let path = path.as_ref();
@@ -312,6 +315,7 @@ mod tests {
         BenchOptions {
             time_ms: 30_000,
             hash_mb: 1,
+            threads: 1,
             filter: None,
             limit: None,
             verbose,
@@ -468,6 +472,7 @@ mod tests {
             canonical_length: None,
             mate_bound: None,
             entries: nodes / 2,
+            threads: 1,
         };
         let mut t = Totals::default();
         assert_eq!(t.median_solved_time(), None);

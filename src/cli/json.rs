@@ -29,6 +29,8 @@ pub struct SolveRecord<'a> {
     pub exact: bool,
     /// Why the search gave up early, or why the line is not known to be the shortest; `null` if nothing.
     pub note: Option<&'a str>,
+    /// Threads that searched the proof (`--threads`); 0 for a refused input.
+    pub threads: usize,
     /// With `--futile skip`, for a mate: the canonical length (futile interpositions not counted; the
     /// `pv` is the canonical line); absent otherwise.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -74,6 +76,7 @@ impl<'a> SolveRecord<'a> {
             error,
             exact: report.exact,
             note: report.note.as_deref(),
+            threads: report.threads,
             canonical_length: report.canonical_length,
             alternatives: report.alternatives.as_ref().map(|a| {
                 a.found
@@ -112,6 +115,7 @@ mod tests {
             canonical_length: None,
             mate_bound: None,
             entries: 6,
+            threads: 1,
         }
     }
 
@@ -120,7 +124,7 @@ mod tests {
         let r = report(Answer::Error("malformed SFEN: \"x\"\n".into()));
         assert_eq!(
             SolveRecord::new("x", &r).to_line(),
-            r#"{"sfen":"x","result":"error","length":null,"bound":null,"pv":[],"nodes":12,"time_ms":3,"error":"malformed SFEN: \"x\"\n","exact":false,"note":null}"#
+            r#"{"sfen":"x","result":"error","length":null,"bound":null,"pv":[],"nodes":12,"time_ms":3,"error":"malformed SFEN: \"x\"\n","exact":false,"note":null,"threads":1}"#
         );
         let pos = Position::from_sfen("4k4/9/4P4/9/9/9/9/9/9 b G 1").unwrap();
         let m = pos.parse_usi_move("G*5b").unwrap();
@@ -130,7 +134,7 @@ mod tests {
         };
         assert_eq!(
             SolveRecord::new("詰\u{1}", &r).to_line(),
-            "{\"sfen\":\"詰\\u0001\",\"result\":\"mate\",\"length\":1,\"bound\":1,\"pv\":[\"G*5b\"],\"nodes\":12,\"time_ms\":3,\"error\":null,\"exact\":false,\"note\":null}"
+            "{\"sfen\":\"詰\\u0001\",\"result\":\"mate\",\"length\":1,\"bound\":1,\"pv\":[\"G*5b\"],\"nodes\":12,\"time_ms\":3,\"error\":null,\"exact\":false,\"note\":null,\"threads\":1}"
         );
         for (answer, word) in [(Answer::NoMate, "nomate"), (Answer::Timeout, "timeout")] {
             let r = report(answer);

@@ -52,6 +52,8 @@ pub struct SolveOptions {
     pub notation: Notation,
     /// Worker threads (at least 1).
     pub jobs: usize,
+    /// Threads searching each proof (at least 1).
+    pub threads: usize,
     /// Draw a progress bar on stderr (only done when stderr is a terminal).
     pub progress: bool,
     /// How much work goes into each mating line after its proof.
@@ -137,6 +139,7 @@ pub fn run_solve(
             solver.set_pv_level(opts.pv);
             solver.set_check_alternatives(opts.check_alternatives);
             solver.set_futile(opts.futile);
+            solver.set_threads(opts.threads);
             let solved = solver.solve_text(text, &limits, stop, &mut |info| progress.status(info));
             render(text.trim(), &solved, opts)
         },
@@ -185,17 +188,7 @@ pub fn render(
     let report = match solved {
         Ok((_, report)) => report,
         Err(e) => {
-            refused = Report {
-                answer: Answer::Error(e.clone()),
-                nodes: 0,
-                elapsed: Duration::ZERO,
-                note: None,
-                exact: false,
-                alternatives: None,
-                canonical_length: None,
-                mate_bound: None,
-                entries: 0,
-            };
+            refused = Report::error(e.clone(), Duration::ZERO);
             &refused
         }
     };
@@ -266,6 +259,7 @@ mod tests {
             format,
             notation: Notation::Usi,
             jobs,
+            threads: 1,
             progress: false,
             pv: PvLevel::default(),
             check_alternatives: false,

@@ -3,8 +3,7 @@
 //! answers and why they are exact: `pv.rs`, *Length-bounded searches*.
 
 use crate::search::dfpn::{NodeResult, Searcher};
-use crate::search::node::Seen;
-use crate::search::numbers::PN_MAX;
+use crate::search::parallel;
 
 /// Where a bounded question is asked: the node's ply from the search's root and its path key.
 #[derive(Clone, Copy)]
@@ -17,9 +16,7 @@ pub struct At {
 /// the answer under `phase`.
 pub fn mate_within(s: &mut Searcher, plies: u32, phase: &str) -> NodeResult {
     let game = s.game.within(plies);
-    let r = s.in_game(game, |s| {
-        s.mid(PN_MAX, PN_MAX, 0, s.path.root, Seen::Before)
-    });
+    let r = s.in_game(game, |s| parallel::search(s, 0, s.path.root));
     log::debug!(
         "{phase}: mate within {plies}? pn {} dn {} len {} nodes {} expansions {}",
         r.pn,
@@ -34,9 +31,7 @@ pub fn mate_within(s: &mut Searcher, plies: u32, phase: &str) -> NodeResult {
 /// Searches the current node (`at`) for "mate within `budget`?". Returns (proven, disproven).
 pub fn bounded_search(s: &mut Searcher, at: At, budget: u32) -> (bool, bool) {
     let game = s.game.within(at.ply + budget);
-    let r = s.in_game(game, |s| {
-        s.mid(PN_MAX, PN_MAX, at.ply, at.path, Seen::Before)
-    });
+    let r = s.in_game(game, |s| parallel::search(s, at.ply, at.path));
     (r.pn == 0, r.dn == 0)
 }
 
@@ -51,11 +46,11 @@ pub fn shortest_first(
     longest: u32,
     mut ask: impl FnMut(&mut Searcher, u32) -> Bound,
 ) -> Option<u32> {
-    let end = s.stats.nodes.saturating_add(cap);
+    let end = s.total_nodes().saturating_add(cap);
     s.within_cap(cap, |s| {
         let mut d = 1;
         while d <= longest && !s.budget.aborted {
-            let begun = s.stats.nodes;
+            let begun = s.total_nodes();
             match ask(s, d) {
                 Bound::Mate => return Some(d),
                 Bound::Refuted => {}
@@ -63,7 +58,8 @@ pub fn shortest_first(
             }
             // Each bound costs more than the last: one that cannot finish is not begun (it
             // would be spent for nothing).
-            if s.stats.nodes - begun > end.saturating_sub(s.stats.nodes) {
+            let now = s.total_nodes();
+            if now - begun > end.saturating_sub(now) {
                 break;
             }
             d += 2;

@@ -13,7 +13,9 @@ pub const CLOCK_INTERVAL: u64 = 64;
 /// What a searcher may still spend, and whether it must stop.
 #[derive(Clone, Copy, Debug)]
 pub struct Budget {
-    /// A node count at which the search stops, besides the user's limits (a phase's or a test's).
+    /// A node count at which the search stops, besides the user's limits (a phase's or a test's),
+    /// in the nodes of every searcher of the solve (`Searcher::total_nodes`): helpers spend a
+    /// phase's budget with the searcher they help.
     pub end: Option<u64>,
     /// A limit was reached: every node on the path returns as soon as it can.
     pub aborted: bool,
@@ -21,6 +23,8 @@ pub struct Budget {
     next_poll: u64,
     /// The node count at which `stop` and the clock are next looked at (`CLOCK_INTERVAL`).
     next_clock: u64,
+    /// The searcher's nodes already added to the solve's total (`Shared::nodes`).
+    pub reported: u64,
 }
 
 /// What is due at a node (`Budget::due`).
@@ -40,6 +44,7 @@ impl Default for Budget {
             aborted: false,
             next_poll: POLL_INTERVAL,
             next_clock: CLOCK_INTERVAL,
+            reported: 0,
         }
     }
 }

@@ -215,6 +215,10 @@ pub struct SearchConfig {
     /// against (`pv/tests.rs` shows a position where it prints a wrong length).
     #[cfg(test)]
     pub naive_loop_cache: bool,
+    /// For tests only: the nodes a search runs alone before helpers join it (`parallel.rs`,
+    /// `SOLO_NODES` outside tests), so that short problems exercise the parallel search too.
+    #[cfg(test)]
+    pub solo_nodes: u64,
 }
 
 /// The smallest node budget of one step of a phase after the proof (`SearchConfig::phase_budget_pct`).
@@ -259,6 +263,8 @@ impl Default for SearchConfig {
             deepen_nodes: DEEPEN_NODES,
             #[cfg(test)]
             naive_loop_cache: false,
+            #[cfg(test)]
+            solo_nodes: crate::search::parallel::SOLO_NODES,
         }
     }
 }
@@ -284,6 +290,8 @@ impl SearchConfig {
             deepen_nodes: 0,
             #[cfg(test)]
             naive_loop_cache: false,
+            #[cfg(test)]
+            solo_nodes: crate::search::parallel::SOLO_NODES,
         }
     }
 

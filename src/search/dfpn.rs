@@ -104,6 +104,8 @@ pub struct Searcher<'a> {
     pub budget: Budget,
     pub depth: DepthLimit,
     pub stats: Stats,
+    /// The counters of the helpers this searcher ran (`parallel.rs`).
+    pub helpers: Stats,
     /// Children of every node on the current path.
     pub children: Children,
     /// Scratch move lists: the node's moves and the look-ahead's (boxed: off the stack).
@@ -126,6 +128,7 @@ impl<'a> Searcher<'a> {
             budget: Budget::default(),
             depth: DepthLimit::new(shared.config.max_ply),
             stats: Stats::default(),
+            helpers: Stats::default(),
             children: Children::new(),
             moves: Box::new([MoveList::new(), MoveList::new()]),
             looks: LookCache::default(),

@@ -247,6 +247,7 @@ pub type PathMap = HashMap<u64, u32, BuildHasherDefault<KeyHasher>>;
 const NO_OCCURRENCE: u32 = u32::MAX;
 
 /// One occurrence of a board on the current path.
+#[derive(Clone, Copy)]
 struct Occurrence {
     /// The attacker's hand there.
     hand: Hand,
@@ -258,7 +259,7 @@ struct Occurrence {
 /// The boards on the current path with the attacker's hand at each occurrence (see the module's note
 /// on inferior repetitions): board key → the deepest occurrence, each occurrence linked to the one
 /// before. Occurrences are pushed and popped in path order.
-#[derive(Default)]
+#[derive(Clone, Default)]
 pub struct PathBoards {
     deepest: HashMap<u64, u32, BuildHasherDefault<KeyHasher>>,
     stack: Vec<Occurrence>,

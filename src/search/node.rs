@@ -56,6 +56,8 @@ pub struct Child {
     /// In a drop chain (`Children::link_drops`): how many further squares the members behind this
     /// one drop on, this one's own square not counted (`Chains::ladder`).
     pub squares_behind: u8,
+    /// The child's slot among a parallel proof's marks (`marks.rs`), set when it is probed.
+    pub mark: u16,
     /// The table says more than `STALL_NODES` nodes were spent on the child so far, unsolved
     /// (`Probe::amount`; never when `Chains::stall` is off).
     pub stalled: bool,

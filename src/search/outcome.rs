@@ -81,6 +81,8 @@ pub struct SolveResult {
     /// Children the main search counted with the pump cost, as superior repetitions (`loops.rs`;
     /// for tests and measurements).
     pub pump_children: u64,
+    /// Threads that searched the proof.
+    pub threads: usize,
 }
 
 /// Why `Solver::solve` refused a root position.

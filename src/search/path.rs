@@ -7,7 +7,7 @@ use crate::position::{Hand, Move};
 /// The path from the search's root to the current node. A nested search (a test from a node deep in
 /// the tree) starts a path of its own and gets the outer one back when it returns
 /// (`Searcher::nested`).
-#[derive(Default)]
+#[derive(Clone, Default)]
 pub struct Path {
     /// Full keys of the positions on the path (root included) → ply.
     pub keys: PathMap,

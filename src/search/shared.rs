@@ -3,10 +3,11 @@
 //! own methods and the atomics, so any number of searchers may hold it.
 
 use super::config::SearchConfig;
+use super::marks::Marks;
 use super::outcome::SearchLimits;
 use super::tt::Table;
 use crate::position::{Color, Position};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Instant;
 
 /// The problem a solve searches: its root (a `problem_position`, whose defender has a king), who
@@ -53,6 +54,15 @@ pub struct Shared<'a> {
     /// does not give the line less search than the first time (the proof, found in the table, costs
     /// next to nothing then).
     pub prior_nodes: u64,
+    /// Searchers of the proof (`parallel.rs`); 1: the searcher alone.
+    pub threads: usize,
+    /// The nodes every searcher has reported so far (each adds its own at its polls,
+    /// `Searcher::report_nodes`): what the user's node limit counts.
+    pub nodes: AtomicU64,
+    /// Some searcher of the parallel proof decided the root: the others stop (`parallel.rs`).
+    pub proof_done: AtomicBool,
+    /// The searchers' marks of the nodes they are in (`marks.rs`), with more than one searcher.
+    pub marks: Option<&'a Marks>,
 }
 
 impl<'a> Shared<'a> {
@@ -71,22 +81,37 @@ impl<'a> Shared<'a> {
             start: Instant::now(),
             problem,
             prior_nodes: 0,
+            threads: 1,
+            nodes: AtomicU64::new(0),
+            proof_done: AtomicBool::new(false),
+            marks: None,
         }
     }
 
-    /// Whether `stop` or the user's limits say the search must end, `nodes` searched so far.
+    /// With `threads` searchers (at least 1), and with several the marks they share (every mark
+    /// made is taken back, so one set serves solve after solve).
+    pub fn with_threads(mut self, threads: usize, marks: &'a Marks) -> Shared<'a> {
+        self.threads = threads.max(1);
+        self.marks = (self.threads > 1).then_some(marks);
+        self
+    }
+
+    /// Whether `stop` or the user's limits say the search must end, `nodes` searched so far by every
+    /// searcher.
     #[inline]
     pub fn user_limit_reached(&self, nodes: u64) -> bool {
         self.stop.load(Ordering::Relaxed)
+            || self.proof_done.load(Ordering::Relaxed)
             || self.limits.nodes.is_some_and(|n| nodes >= n)
             || self.limits.time.is_some_and(|t| self.start.elapsed() >= t)
     }
 
-    /// Whether `stop` or the time limit say the search must end (the cheap check made between the
-    /// full polls, `dfpn/limits.rs`).
+    /// Whether `stop` or the time limit say the search must end, or another searcher decided the
+    /// root of the parallel proof (the cheap check made between the full polls, `dfpn/limits.rs`).
     #[inline]
     pub fn stopped_or_out_of_time(&self) -> bool {
         self.stop.load(Ordering::Relaxed)
+            || self.proof_done.load(Ordering::Relaxed)
             || self.limits.time.is_some_and(|t| self.start.elapsed() >= t)
     }
 }

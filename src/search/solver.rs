@@ -6,9 +6,11 @@ use super::canonical::line::{canonical_line, verifies_canonical};
 use super::config::SearchConfig;
 use super::deepen::{Deepened, deepen};
 use super::dfpn::{RootResult, Searcher};
+use super::marks::Marks;
 use super::outcome::{
     Alternatives, MateOutcome, SearchInfo, SearchLimits, SolveError, SolveResult,
 };
+use super::parallel;
 use super::pv::{self, PvLevel, alternatives};
 use super::shared::{Problem, Shared};
 use super::tt;
@@ -25,6 +27,10 @@ pub struct Solver {
     pv_level: PvLevel,
     check_alternatives: bool,
     futile: Futile,
+    /// Searchers of the proof, one thread each (`parallel.rs`).
+    threads: usize,
+    /// Their marks (`marks.rs`).
+    marks: Marks,
     /// Nodes spent on each root (its position key) since the table was last cleared: a root asked
     /// again gets line phases sized by all that work (`Shared::prior_nodes`). Forgotten with the
     /// table, and wholesale past `EFFORTS_MAX` roots (a batch of problems, each asked once).
@@ -43,6 +49,8 @@ impl Solver {
             pv_level: PvLevel::default(),
             check_alternatives: false,
             futile: Futile::default(),
+            threads: 1,
+            marks: Marks::default(),
             efforts: HashMap::new(),
         }
     }
@@ -109,6 +117,16 @@ impl Solver {
         self.futile
     }
 
+    /// How many threads search the proof (at least 1; `parallel.rs`). The phases after the proof
+    /// run on the calling thread.
+    pub fn set_threads(&mut self, threads: usize) {
+        self.threads = threads.max(1);
+    }
+
+    pub fn threads(&self) -> usize {
+        self.threads
+    }
+
     /// Searches for a mate of the side to move in `problem_position(root)` (see there for who holds the
     /// pieces missing from the SFEN). A root that is not a mate problem (the defender has no king, or is
     /// in check) is refused.
@@ -132,7 +150,8 @@ impl Solver {
             .map_err(SolveError::InvalidRoot)?;
         let problem = Problem::new(problem_position(root));
         let root_key = problem.root.key();
-        let mut shared = Shared::new(&self.tt, &self.config, limits, stop, problem);
+        let mut shared = Shared::new(&self.tt, &self.config, limits, stop, problem)
+            .with_threads(self.threads, &self.marks);
         shared.prior_nodes = self.efforts.get(&root_key).copied().unwrap_or(0);
         let mut s = Searcher::new(&shared, on_info);
         s.enter_root();
@@ -145,6 +164,8 @@ impl Solver {
             RootResult::Proven
         } else if s.budget.aborted {
             RootResult::Aborted
+        } else if shared.threads > 1 {
+            parallel::prove(&mut s)
         } else {
             s.prove()
         };
@@ -154,7 +175,8 @@ impl Solver {
             check_alternatives: self.check_alternatives,
         };
         let answer = answer(&mut s, root, result, &deepened, settings);
-        let stats = s.stats;
+        let mut stats = s.stats;
+        stats += s.helpers;
         drop(s);
         drop(shared);
         if self.efforts.len() >= EFFORTS_MAX && !self.efforts.contains_key(&root_key) {
@@ -173,6 +195,7 @@ impl Solver {
             entries: self.tt.entries_written().saturating_sub(written_before),
             inferior_cuts: stats.inferior_cuts,
             pump_children: stats.pump_children,
+            threads: self.threads,
         })
     }
 }

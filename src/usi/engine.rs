@@ -573,10 +573,11 @@ impl Engine {
         // `bestmove` comes only after `stop` or `ponderhit`): the search thread says why at once and
         // answers in its turn.
         let solver = self.idle_solver(&options);
-        let nodes = match (self.limits.max_nodes, nodes) {
-            (Some(a), Some(b)) => Some(a.min(b)),
-            (a, b) => a.or(b),
-        };
+        let option_nodes = (options.nodes_limit > 0).then_some(options.nodes_limit);
+        let nodes = [self.limits.max_nodes, nodes, option_nodes]
+            .into_iter()
+            .flatten()
+            .min();
         let limits = SearchLimits {
             time,
             nodes,
@@ -630,6 +631,7 @@ impl Engine {
         solver.set_pv_level(options.pv_level);
         solver.set_check_alternatives(options.check_alternatives);
         solver.set_futile(options.futile);
+        solver.set_threads(options.threads);
         solver
     }
 

@@ -10,13 +10,30 @@ use std::fmt;
 
 pub const PV_INTERVAL_DEFAULT_MS: u64 = 1000;
 pub const PV_INTERVAL_MAX_MS: u64 = 3_600_000;
+pub const THREADS_MAX: u64 = 256;
+/// The most `Threads` defaults to: the parallel search has been measured up to here
+/// (docs/benchmarks.md, *Parallel search*).
+pub const THREADS_DEFAULT_MAX: usize = 8;
+/// `NodesLimit`'s largest value (USI spins are signed 64-bit in most GUIs).
+pub const NODES_LIMIT_MAX: u64 = 1_000_000_000_000_000_000;
+
+/// The default of `Threads`: every core the machine has, up to `THREADS_DEFAULT_MAX`. A GUI user
+/// who asks for a mate wants it as soon as the machine can give it, and the threads of one search
+/// share one table, so more threads cost no memory.
+pub fn default_threads() -> usize {
+    std::thread::available_parallelism()
+        .map_or(1, usize::from)
+        .clamp(1, THREADS_DEFAULT_MAX)
+}
 
 /// The settings a `setoption` can change.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Options {
     pub hash_mb: usize,
-    /// Always 1 for now: the search is single-threaded. Kept as an option because GUIs expect it.
+    /// Threads searching each problem (`parallel.rs`).
     pub threads: usize,
+    /// A node limit for every search (`NodesLimit`); 0: none.
+    pub nodes_limit: u64,
     /// How often an `info … pv …` line is printed during a search; 0 turns them off.
     pub pv_interval_ms: u64,
     /// How much work goes into the mating line after the proof (`PostSearchLevel`).
@@ -32,7 +49,8 @@ impl Default for Options {
     fn default() -> Options {
         Options {
             hash_mb: HASH_DEFAULT_MB,
-            threads: 1,
+            threads: default_threads(),
+            nodes_limit: 0,
             pv_interval_ms: PV_INTERVAL_DEFAULT_MS,
             pv_level: PvLevel::default(),
             check_alternatives: false,
@@ -117,11 +135,20 @@ const HASH: Spin = Spin {
     min: HASH_MIN_MB as u64,
     max: HASH_MAX_MB as u64,
 };
-const THREADS: Spin = Spin {
-    name: "Threads",
-    default: 1,
-    min: 1,
-    max: 1,
+/// `Threads`, whose default is the machine's (`default_threads`).
+fn threads_spin() -> Spin {
+    Spin {
+        name: "Threads",
+        default: default_threads() as u64,
+        min: 1,
+        max: THREADS_MAX,
+    }
+}
+const NODES_LIMIT: Spin = Spin {
+    name: "NodesLimit",
+    default: 0,
+    min: 0,
+    max: NODES_LIMIT_MAX,
 };
 const PV_INTERVAL: Spin = Spin {
     name: "PvInterval",
@@ -170,7 +197,7 @@ impl Spin {
 impl Options {
     /// The `option …` lines of the `usi` answer, in the order GUIs show them.
     pub fn usi_lines() -> Vec<String> {
-        let mut lines: Vec<String> = [&HASH, &THREADS, &PV_INTERVAL]
+        let mut lines: Vec<String> = [&HASH, &threads_spin(), &NODES_LIMIT, &PV_INTERVAL]
             .iter()
             .map(|s| s.usi_line())
             .collect();
@@ -198,9 +225,11 @@ impl Options {
                 .filter(|v| !v.is_empty())
                 .ok_or_else(|| OptionError::MissingValue(name.to_string()))
         };
+        let threads = threads_spin();
         let spin = match key.as_str() {
             "usi_hash" => &HASH,
-            "threads" => &THREADS,
+            "threads" => &threads,
+            "nodeslimit" => &NODES_LIMIT,
             "pvinterval" => &PV_INTERVAL,
             "usi_ponder" => return parse_bool(PONDER, need(PONDER)?).map(|_| ()),
             "futileinterposition" => {
@@ -236,6 +265,7 @@ impl Options {
                 self.hash_mb = mb;
             }
             "threads" => self.threads = n as usize,
+            "nodeslimit" => self.nodes_limit = n,
             _ => self.pv_interval_ms = n,
         }
         Ok(())
@@ -266,22 +296,29 @@ mod tests {
         );
         assert_eq!(
             lines[1],
-            "option name Threads type spin default 1 min 1 max 1"
+            format!(
+                "option name Threads type spin default {} min 1 max 256",
+                default_threads()
+            )
         );
         assert_eq!(
             lines[2],
-            "option name PvInterval type spin default 1000 min 0 max 3600000"
+            "option name NodesLimit type spin default 0 min 0 max 1000000000000000000"
         );
         assert_eq!(
             lines[3],
-            "option name PostSearchLevel type combo default MinLength var None var UpperBound var MinLength"
+            "option name PvInterval type spin default 1000 min 0 max 3600000"
         );
         assert_eq!(
             lines[4],
-            "option name CheckAlternatives type check default false"
+            "option name PostSearchLevel type combo default MinLength var None var UpperBound var MinLength"
         );
         assert_eq!(
             lines[5],
+            "option name CheckAlternatives type check default false"
+        );
+        assert_eq!(
+            lines[6],
             "option name FutileInterposition type combo default Count var Count var Skip"
         );
     }
@@ -292,6 +329,11 @@ mod tests {
         o.set("usi_hash", Some("16")).unwrap();
         o.set("PVINTERVAL", Some("0")).unwrap();
         o.set("Threads", Some("1")).unwrap();
+        assert_eq!(o.threads, 1);
+        o.set("threads", Some("256")).unwrap();
+        assert_eq!(o.threads, 256);
+        o.set("NodesLimit", Some("5000")).unwrap();
+        assert_eq!(o.nodes_limit, 5000);
         o.set("USI_Ponder", Some("false")).unwrap();
         o.set("postsearchlevel", Some("upperbound")).unwrap();
         assert_eq!(o.pv_level, PvLevel::UpperBound);
@@ -318,7 +360,10 @@ mod tests {
                 Some("99999999999999999999999999999999999999999"),
             ),
             ("USI_Hash", None),
-            ("Threads", Some("2")),
+            ("Threads", Some("0")),
+            ("Threads", Some("257")),
+            ("NodesLimit", Some("-1")),
+            ("NodesLimit", Some("1000000000000000001")),
             ("PvInterval", Some("3600001")),
             ("USI_Ponder", Some("maybe")),
             ("PostSearchLevel", Some("Shortest")),

@@ -64,7 +64,7 @@ fn solve_json() {
     assert!(
         mate.contains("\"nodes\":")
             && mate.contains("\"time_ms\":")
-            && mate.ends_with("\"error\":null,\"exact\":true,\"note\":null}"),
+            && mate.ends_with("\"error\":null,\"exact\":true,\"note\":null,\"threads\":1}"),
         "{mate}"
     );
     let error = &lines[1];

@@ -449,3 +449,43 @@ fn a_gui_that_closes_both_pipes_does_not_leave_a_search_running() {
         assert!(status.success(), "PvInterval {interval}: {status:?}");
     }
 }
+
+/// `NodesLimit`: a search that would run on stops at about that many nodes with `checkmate timeout`
+/// (Microcosmos needs tens of millions); 0 lifts the limit again, and a mate in three is found.
+#[test]
+fn nodes_limit_ends_a_search_with_timeout() {
+    let mut e = Engine::ready();
+    e.send("setoption name NodesLimit value 20000");
+    e.send(&format!("position sfen {MICROCOSMOS}"));
+    e.send("go mate infinite");
+    assert_eq!(e.checkmate(ANSWER), "checkmate timeout");
+    e.send("setoption name NodesLimit value 0");
+    e.send(&format!("position sfen {MATE3}"));
+    e.send("go mate 60000");
+    assert_mate(MATE3, &e.checkmate(ANSWER), 3);
+}
+
+/// `Threads`: every count from 1 to 256 is taken, and a search with several threads answers like
+/// one with a single thread (the line verified, the minimax length of a mate in three); 0 and 257
+/// are refused and the old value stays.
+#[test]
+fn threads_are_taken_and_search_together() {
+    let mut e = Engine::ready();
+    for threads in [1, 4, 256] {
+        e.send(&format!("setoption name Threads value {threads}"));
+        e.send(&format!("position sfen {MATE3}"));
+        e.send("go mate 60000");
+        assert_mate(MATE3, &e.checkmate(ANSWER), 3);
+    }
+    for bad in ["0", "257"] {
+        e.send(&format!("setoption name Threads value {bad}"));
+        e.send("isready");
+        let lines = e.read_until("readyok", QUICK);
+        assert!(
+            lines
+                .iter()
+                .any(|l| l.starts_with("info string error") && l.contains("Threads")),
+            "{lines:?}"
+        );
+    }
+}

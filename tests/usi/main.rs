@@ -87,9 +87,11 @@ impl Engine {
         e
     }
 
-    /// A 32 MiB table, `isready` answered.
+    /// A 32 MiB table, one thread (node counts and lines the same at every run, whatever the
+    /// machine's cores), `isready` answered.
     fn make_ready(&mut self) {
         self.send("setoption name USI_Hash value 32");
+        self.send("setoption name Threads value 1");
         self.send("isready");
         self.read_until("readyok", ANSWER);
     }

@@ -239,7 +239,7 @@ fn exact_line(s: &mut Searcher, at: At, bound: u32, cap: u64) -> Option<Vec<Move
         let share = s
             .budget
             .end
-            .map_or(u64::MAX, |end| end.saturating_sub(s.stats.nodes) / 2)
+            .map_or(u64::MAX, |end| end.saturating_sub(s.total_nodes()) / 2)
             .max(cap);
         let (proven, disproven) = s.within_cap(share, |s| bounded_search(s, at, b - 2));
         if proven {

@@ -9,6 +9,7 @@ use crate::search::config::STALL_NODES;
 use crate::search::frontier::is_interposition;
 use crate::search::game::futile::mark_futile;
 use crate::search::loops::{Dependence, next_path};
+use crate::search::marks::Marks;
 use crate::search::node::{Child, NO_NEXT, Seen};
 use crate::search::numbers::{INF, UNIT};
 use crate::search::tt::UNBOUNDED;
@@ -65,6 +66,7 @@ impl Searcher<'_> {
                 futile: false,
                 pump: false,
                 squares_behind: 0,
+                mark: 0,
                 stalled: false,
             });
         }
@@ -128,6 +130,7 @@ impl Searcher<'_> {
         let child_hand = if or_node { mover_hand } else { self.hand() };
         let budget = self.game.budget(ply + 1);
         self.children[i].hand = child_hand;
+        self.children[i].mark = Marks::slot(board_key ^ hand_key);
         let child_path = next_path(path, m);
         // An inferior repetition (an ancestor's board where the attacker held at least as much, see
         // `loops.rs`), only in the game where more in hand is simply better; an exact one in any game.

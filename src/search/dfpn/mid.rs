@@ -5,6 +5,7 @@
 use super::{NodeResult, Searcher};
 use crate::search::game::futile::may_mate_in_one;
 use crate::search::loops::next_path;
+use crate::search::marks::{BUSY_COST, Marks};
 use crate::search::node::{Child, Seen};
 use crate::search::numbers::{Combined, INF, Pick, PnDn, add, best_threshold};
 use crate::search::tt::Record;
@@ -65,6 +66,15 @@ impl Searcher<'_> {
         let key = self.tt_key();
         let hand = self.hand();
         let nodes_before = self.stats.nodes;
+        // A parallel search: this searcher marks the node for the others, and at an AND node counts
+        // the replies another searcher is inside as dearer (`marks.rs`).
+        let marks = self.shared.marks;
+        let mark = marks.map(|m| {
+            let slot = Marks::slot(self.pos.key());
+            m.enter(slot);
+            slot
+        });
+        let busy = marks.filter(|_| !or_node);
         let base = self.children.len();
         self.expand(or_node, ply, path);
         let end = self.children.len();
@@ -97,6 +107,10 @@ impl Searcher<'_> {
                     (pumped(c.pn, c.pump, pump), c.dn)
                 } else {
                     (c.dn, add_cost(c.pn, and_cost(c, pump, ladder)))
+                };
+                let l = match busy {
+                    Some(m) if l != 0 && l != INF && m.busy(c.mark) => add(l, BUSY_COST),
+                    _ => l,
                 };
                 pick.offer(i, l, h, ties);
                 comb.push(agg, h, c.grouped);
@@ -171,6 +185,9 @@ impl Searcher<'_> {
         let amount = (self.stats.nodes - nodes_before + 1).min(u32::MAX as u64) as u32;
         let r = self.finish(or_node, base..end, (pn, dn), hand, ply);
         let best = self.best_move_bits(or_node, base, end, &r);
+        if let (Some(m), Some(slot)) = (marks, mark) {
+            m.leave(slot);
+        }
         self.tt().store(
             key,
             &Record {

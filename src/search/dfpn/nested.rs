@@ -32,7 +32,7 @@ impl Searcher<'_> {
         let outer_path = std::mem::replace(&mut self.path, path);
         let outer_game = std::mem::replace(&mut self.game, game);
         let outer_end = self.budget.end;
-        self.budget.end = self.budget.capped(self.stats.nodes, cap);
+        self.budget.end = self.budget.capped(self.total_nodes(), cap);
         let outer_ply = std::mem::replace(&mut self.depth.max_ply, max_ply);
         let r = self.mid(PN_MAX, PN_MAX, 0, self.path.root, seen);
         self.path = outer_path;

@@ -24,7 +24,7 @@ impl Searcher<'_> {
     /// A progress report.
     pub fn info(&self) -> SearchInfo {
         SearchInfo {
-            nodes: self.stats.nodes,
+            nodes: self.total_nodes(),
             elapsed: self.shared.start.elapsed(),
             hashfull: self.tt().hashfull(),
             pv: self.quick_pv(),

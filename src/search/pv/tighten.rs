@@ -41,13 +41,13 @@ pub fn tighten(
     let phase_end = s.budget.end;
     // Where the current step began: at the last answer (yes or no). A jump that goes unanswered
     // spends from the step of the question asked after it.
-    let mut step_begun = s.stats.nodes;
+    let mut step_begun = s.total_nodes();
     while *bound > least && !s.budget.aborted {
         let ask = bound.saturating_sub(jump).max(least);
         if let Some(step) = step {
             let step_end = if ask + 2 < *bound {
                 // A jump is a guess: a quarter of a step, so that a wrong one costs little.
-                s.stats.nodes.saturating_add(step / 4)
+                s.total_nodes().saturating_add(step / 4)
             } else {
                 step_begun.saturating_add(step)
             };
@@ -72,14 +72,14 @@ pub fn tighten(
                 };
                 s.report_mate(*bound, shown);
             }
-            step_begun = s.stats.nodes;
+            step_begun = s.total_nodes();
         } else if r.dn == 0 {
             least = ask + 2;
             // Half of what lies between, an even number of plies (at least 2).
             if guessing {
                 jump = ((*bound - least) / 4 * 2).max(2);
             }
-            step_begun = s.stats.nodes;
+            step_begun = s.total_nodes();
         } else if ask + 2 < *bound && !s.user_limit_reached() {
             s.budget.aborted = false;
             guessing = false;

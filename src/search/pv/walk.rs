@@ -25,7 +25,7 @@ pub fn read_bound(s: &mut Searcher, bound: u32, phase_end: Option<u64>) -> Optio
     if let Some(line) = walk(s, bound, false, false) {
         return Some(line);
     }
-    let allowance = s.stats.nodes.saturating_add(READING_NODES);
+    let allowance = s.total_nodes().saturating_add(READING_NODES);
     s.budget.end = Some(phase_end.map_or(allowance, |end| end.min(allowance)));
     let line = walk(s, bound, false, true);
     s.budget.end = phase_end;
