@@ -7,7 +7,8 @@ use crate::search::Alternatives;
 use crate::search::Futile;
 use crate::search::tt::machine_memory_mb;
 use crate::search::{
-    MateOutcome, PvLevel, SearchInfo, SearchLimits, Solver, verify_line_in_check, verify_mate_line,
+    MateOutcome, PvLevel, SearchInfo, SearchLimits, Solver, root_role, verify_line_in_check_by,
+    verify_mate_line_by,
 };
 use std::fmt;
 use std::panic::{AssertUnwindSafe, catch_unwind};
@@ -35,7 +36,14 @@ pub enum Answer {
 }
 
 /// What `CheckedSolver` carries over when it rebuilds its solver.
-type Settings = (crate::search::SearchConfig, PvLevel, bool, Futile, usize);
+type Settings = (
+    crate::search::SearchConfig,
+    PvLevel,
+    bool,
+    Futile,
+    usize,
+    bool,
+);
 
 /// An answer with the effort it took.
 #[derive(Clone, Debug)]
@@ -59,6 +67,8 @@ pub struct Report {
     pub entries: u64,
     /// Threads that searched the proof (`SolveResult::threads`; 0 when no search ran).
     pub threads: usize,
+    /// The side to move defended (`SolveResult::defends`): a mate is its being mated.
+    pub defends: bool,
 }
 
 impl Report {
@@ -75,6 +85,7 @@ impl Report {
             mate_bound: None,
             entries: 0,
             threads: 0,
+            defends: false,
         }
     }
 }
@@ -101,21 +112,28 @@ pub fn spawn_error(e: &std::io::Error) -> String {
 }
 
 /// Reads a mate problem: a bare SFEN, `sfen …`, `startpos` or a whole `position …` command, refused
-/// when the defender has no king.
+/// when no side has a king to mate (`search::roles`; whether it is refused does not depend on
+/// `RootIsAndNodeIfChecked`).
 pub fn read_problem(text: &str) -> Result<Position, String> {
     let pos = Position::from_sfen(text).map_err(|e| e.to_string())?;
-    pos.validate_mate_problem().map_err(|e| e.to_string())?;
+    root_role(&pos, true).map_err(|e| e.to_string())?;
     Ok(pos)
 }
 
 /// Turns a solver outcome into an answer, verifying a mate line first so that a wrong `checkmate` is
 /// never printed. `canonical`: the line is a canonical line (futile interpositions skipped), which may
 /// end with the defender in check and only futile interpositions left (the search has checked that).
-pub fn check(root: &Position, outcome: MateOutcome, canonical: bool) -> Answer {
+/// `defends`: the side to move defended (`search::roles`), the other side attacks.
+pub fn check(root: &Position, outcome: MateOutcome, canonical: bool, defends: bool) -> Answer {
+    let attacker = if defends {
+        root.side_to_move().flip()
+    } else {
+        root.side_to_move()
+    };
     match outcome {
         MateOutcome::Mate(line)
-            if verify_mate_line(root, &line)
-                || (canonical && verify_line_in_check(root, &line)) =>
+            if verify_mate_line_by(root, attacker, &line)
+                || (canonical && verify_line_in_check_by(root, attacker, &line)) =>
         {
             Answer::Mate(line)
         }
@@ -274,6 +292,12 @@ impl CheckedSolver {
         self.solver.set_threads(threads);
     }
 
+    /// With both kings and the side to move in check, whether the side to move defends
+    /// (`search::roles`; kept across `ensure_size`).
+    pub fn set_root_and_if_checked(&mut self, on: bool) {
+        self.solver.set_root_and_if_checked(on);
+    }
+
     /// The solver's settings, to carry over to a rebuilt one.
     fn settings(&self) -> Settings {
         (
@@ -282,10 +306,12 @@ impl CheckedSolver {
             self.solver.check_alternatives(),
             self.solver.futile(),
             self.solver.threads(),
+            self.solver.root_and_if_checked(),
         )
     }
 
-    fn restore(&mut self, (config, level, alternatives, futile, threads): Settings) {
+    fn restore(&mut self, (config, level, alternatives, futile, threads, and): Settings) {
+        self.solver.set_root_and_if_checked(and);
         self.solver.set_config(config);
         self.solver.set_pv_level(level);
         self.solver.set_check_alternatives(alternatives);
@@ -326,7 +352,7 @@ impl CheckedSolver {
             solver.solve(root, limits, stop, on_info)
         })) {
             Ok(Ok(r)) => Report {
-                answer: check(root, r.outcome, r.canonical_length.is_some()),
+                answer: check(root, r.outcome, r.canonical_length.is_some(), r.defends),
                 nodes: r.nodes,
                 elapsed: r.elapsed,
                 note: r.note,
@@ -336,6 +362,7 @@ impl CheckedSolver {
                 mate_bound: r.mate_bound,
                 entries: r.entries,
                 threads: r.threads,
+                defends: r.defends,
             },
             Ok(Err(e)) => Report::error(e.to_string(), start.elapsed()),
             Err(_) => {
@@ -401,17 +428,20 @@ mod tests {
         let mate = root.parse_usi_move("G*5b").unwrap();
         let not_mate = root.parse_usi_move("5c5b+").unwrap();
         assert_eq!(
-            check(&root, MateOutcome::Mate(vec![mate]), false),
+            check(&root, MateOutcome::Mate(vec![mate]), false, false),
             Answer::Mate(vec![mate])
         );
         assert_eq!(
-            check(&root, MateOutcome::Mate(vec![not_mate]), false),
+            check(&root, MateOutcome::Mate(vec![not_mate]), false, false),
             Answer::Error(UNVERIFIED.into())
         );
         assert_eq!(
-            check(&root, MateOutcome::Mate(vec![]), false),
+            check(&root, MateOutcome::Mate(vec![]), false, false),
             Answer::Error(UNVERIFIED.into())
         );
-        assert_eq!(check(&root, MateOutcome::NoMate, false), Answer::NoMate);
+        assert_eq!(
+            check(&root, MateOutcome::NoMate, false, false),
+            Answer::NoMate
+        );
     }
 }

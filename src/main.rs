@@ -4,7 +4,7 @@
 use clap::{Parser, Subcommand};
 use kanju::checked::{HASH_DEFAULT_MB, check_table_size, check_tables_fit};
 use kanju::cli::bench::{BenchOptions, run_bench};
-use kanju::cli::solve::{Format, Notation, SolveOptions, run_solve};
+use kanju::cli::solve::{Format, InCheck, Notation, SolveOptions, run_solve};
 use kanju::cli::{on_search_stack, perft_report};
 use kanju::search::Futile;
 use kanju::search::PvLevel;
@@ -80,6 +80,11 @@ enum Command {
         /// its length the canonical one. `count` (default): every evasion counts.
         #[arg(long, default_value = "count", value_parser = parse_futile)]
         futile: Futile,
+        /// With both kings and the side to move in check: `defend` (default) asks whether the side
+        /// to move is mated (the line starts with its reply); `attack` searches its own mate, its
+        /// checks answering the check too.
+        #[arg(long, value_enum, default_value_t = InCheck::Defend)]
+        in_check: InCheck,
     },
     /// Run problem files (id, sfen, expected, pv, note; tab separated) and count solved, wrong and
     /// timed-out problems. Exits with 1 if any answer was wrong.
@@ -188,6 +193,7 @@ fn run_command(command: Command) -> ExitCode {
             pv,
             check_alternatives,
             futile,
+            in_check,
         } => {
             // More workers than problems would only build tables nobody uses.
             let jobs = match sfens.len() {
@@ -210,6 +216,7 @@ fn run_command(command: Command) -> ExitCode {
                 pv,
                 check_alternatives,
                 futile,
+                root_and_if_checked: in_check == InCheck::Defend,
                 watch_stdout: true,
             };
             solve(&sfens, &opts)

@@ -200,6 +200,8 @@ pub fn run_bench(
     solver.set_pv_level(opts.pv);
     solver.set_futile(opts.futile);
     solver.set_threads(opts.threads);
+    // The files' convention: the side to move attacks, in check or not (`tests/data/README.md`).
+    solver.set_root_and_if_checked(false);
     let mut all = Totals::default();
     for path in files {
         let path = path.as_ref();
@@ -473,6 +475,7 @@ mod tests {
             mate_bound: None,
             entries: nodes / 2,
             threads: 1,
+            defends: false,
         };
         let mut t = Totals::default();
         assert_eq!(t.median_solved_time(), None);

@@ -31,6 +31,10 @@ pub struct SolveRecord<'a> {
     pub note: Option<&'a str>,
     /// Threads that searched the proof (`--threads`); 0 for a refused input.
     pub threads: usize,
+    /// The side to move was in check and defended (`--in-check defend`): a mate is its being mated,
+    /// and `pv` starts with its reply; absent otherwise.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub defends: bool,
     /// With `--futile skip`, for a mate: the canonical length (futile interpositions not counted; the
     /// `pv` is the canonical line); absent otherwise.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -77,6 +81,7 @@ impl<'a> SolveRecord<'a> {
             exact: report.exact,
             note: report.note.as_deref(),
             threads: report.threads,
+            defends: report.defends,
             canonical_length: report.canonical_length,
             alternatives: report.alternatives.as_ref().map(|a| {
                 a.found
@@ -116,6 +121,7 @@ mod tests {
             mate_bound: None,
             entries: 6,
             threads: 1,
+            defends: false,
         }
     }
 

@@ -29,6 +29,16 @@ pub enum Format {
     Kif,
 }
 
+/// Who moves first in a position where both kings stand and the side to move is in check
+/// (`search::roles`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum InCheck {
+    /// The side to move defends: is it mated?
+    Defend,
+    /// The side to move attacks, its checks answering the check too.
+    Attack,
+}
+
 /// How the moves of a mate line are written in `--format text`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
 pub enum Notation {
@@ -62,6 +72,8 @@ pub struct SolveOptions {
     pub check_alternatives: bool,
     /// Whether futile interpositions count (`skip`: the composer's line and canonical length).
     pub futile: Futile,
+    /// With both kings and the side to move in check, the side to move defends (`search::roles`).
+    pub root_and_if_checked: bool,
     /// The output is the process's stdout: when its reader goes away (`kanju solve … | head`),
     /// the running searches stop at once instead of running to their answers for nobody.
     pub watch_stdout: bool,
@@ -140,6 +152,7 @@ pub fn run_solve(
             solver.set_check_alternatives(opts.check_alternatives);
             solver.set_futile(opts.futile);
             solver.set_threads(opts.threads);
+            solver.set_root_and_if_checked(opts.root_and_if_checked);
             let solved = solver.solve_text(text, &limits, stop, &mut |info| progress.status(info));
             render(text.trim(), &solved, opts)
         },
@@ -264,6 +277,7 @@ mod tests {
             pv: PvLevel::default(),
             check_alternatives: false,
             futile: Futile::Count,
+            root_and_if_checked: true,
             watch_stdout: false,
         }
     }

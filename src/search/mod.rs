@@ -38,6 +38,7 @@ pub mod parallel;
 pub mod path;
 pub mod pv;
 pub mod report;
+pub mod roles;
 pub mod shared;
 pub mod solver;
 pub mod stats;
@@ -50,8 +51,12 @@ pub use outcome::{
     Alternative, Alternatives, MateOutcome, SearchInfo, SearchLimits, SolveError, SolveResult,
 };
 pub use pv::PvLevel;
+pub use roles::{RootRole, root_role};
 pub use solver::Solver;
-pub use verify::{problem_position, verify_line_in_check, verify_mate_line};
+pub use verify::{
+    problem_position, verify_line_in_check, verify_line_in_check_by, verify_mate_line,
+    verify_mate_line_by,
+};
 
 /// The stack a thread running `Solver::solve` needs: the search recurses once per ply (up to
 /// `loops::HARD_MAX_PLY`), a few hundred bytes a frame. Only the pages touched are ever committed.

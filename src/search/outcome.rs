@@ -83,6 +83,9 @@ pub struct SolveResult {
     pub pump_children: u64,
     /// Threads that searched the proof.
     pub threads: usize,
+    /// The side to move defended (`roles.rs`): a mate is its being mated, its line starts with the
+    /// side to move's reply and has an even number of plies.
+    pub defends: bool,
 }
 
 /// Why `Solver::solve` refused a root position.

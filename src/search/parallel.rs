@@ -167,6 +167,8 @@ mod tests {
         let run = || {
             let mut solver = Solver::new(1);
             solver.set_threads(4);
+            // The files' convention: the side to move attacks, in check or not.
+            solver.set_root_and_if_checked(false);
             solver.set_config(SearchConfig {
                 solo_nodes: 0,
                 ..SearchConfig::default()

@@ -11,7 +11,8 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Instant;
 
 /// The problem a solve searches: its root (a `problem_position`, whose defender has a king), who
-/// attacks, and the table salt of its main game.
+/// attacks (the side to move, or the other side when the root is an AND node: `roles.rs`), and the
+/// table salt of its main game.
 pub struct Problem {
     pub root: Position,
     pub attacker: Color,
@@ -24,8 +25,7 @@ pub struct Problem {
 }
 
 impl Problem {
-    pub fn new(root: Position) -> Problem {
-        let attacker = root.side_to_move();
+    pub fn new(root: Position, attacker: Color) -> Problem {
         let mut salt = 0x243f_6a88_85a3_08d3u64 ^ attacker as u64;
         for n in root.material_counts() {
             salt = (salt ^ u64::from(n))

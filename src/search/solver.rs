@@ -12,10 +12,11 @@ use super::outcome::{
 };
 use super::parallel;
 use super::pv::{self, PvLevel, alternatives};
+use super::roles::{RootRole, root_role};
 use super::shared::{Problem, Shared};
 use super::tt;
-use super::verify::{problem_position, verify_mate_line};
-use crate::position::Position;
+use super::verify::{problem_position, verify_mate_line_by};
+use crate::position::{Color, Position};
 use std::collections::HashMap;
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
@@ -31,6 +32,8 @@ pub struct Solver {
     threads: usize,
     /// Their marks (`marks.rs`).
     marks: Marks,
+    /// With both kings and the side to move in check, the side to move defends (`roles.rs`).
+    root_and_if_checked: bool,
     /// Nodes spent on each root (its position key) since the table was last cleared: a root asked
     /// again gets line phases sized by all that work (`Shared::prior_nodes`). Forgotten with the
     /// table, and wholesale past `EFFORTS_MAX` roots (a batch of problems, each asked once).
@@ -51,6 +54,7 @@ impl Solver {
             futile: Futile::default(),
             threads: 1,
             marks: Marks::default(),
+            root_and_if_checked: false,
             efforts: HashMap::new(),
         }
     }
@@ -127,6 +131,18 @@ impl Solver {
         self.threads
     }
 
+    /// With both kings and the side to move in check, whether the side to move defends (the root an
+    /// AND node) or attacks (`RootIsAndNodeIfChecked`, `roles.rs`). The library's default is to
+    /// attack, the convention of problem files (the side to move attacks); the front ends set it
+    /// from their options (USI and `solve`: defend).
+    pub fn set_root_and_if_checked(&mut self, on: bool) {
+        self.root_and_if_checked = on;
+    }
+
+    pub fn root_and_if_checked(&self) -> bool {
+        self.root_and_if_checked
+    }
+
     /// Searches for a mate of the side to move in `problem_position(root)` (see there for who holds the
     /// pieces missing from the SFEN). A root that is not a mate problem (the defender has no king, or is
     /// in check) is refused.
@@ -146,16 +162,17 @@ impl Solver {
     ) -> Result<SolveResult, SolveError> {
         let start = Instant::now();
         let written_before = self.tt.entries_written();
-        root.validate_mate_problem()
-            .map_err(SolveError::InvalidRoot)?;
-        let problem = Problem::new(problem_position(root));
+        let role = root_role(root, self.root_and_if_checked).map_err(SolveError::InvalidRoot)?;
+        let attacker = role.attacker(root);
+        let problem = Problem::new(problem_position(root), attacker);
         let root_key = problem.root.key();
         let mut shared = Shared::new(&self.tt, &self.config, limits, stop, problem)
             .with_threads(self.threads, &self.marks);
         shared.prior_nodes = self.efforts.get(&root_key).copied().unwrap_or(0);
         let mut s = Searcher::new(&shared, on_info);
         s.enter_root();
-        let deepened = if self.pv_level == PvLevel::MinLength {
+        // Shortest first asks the odd lengths of an attacking root.
+        let deepened = if self.pv_level == PvLevel::MinLength && role == RootRole::Attacks {
             deepen(&mut s)
         } else {
             Deepened::NOTHING
@@ -173,8 +190,14 @@ impl Solver {
             level: self.pv_level,
             futile: self.futile,
             check_alternatives: self.check_alternatives,
+            attacker,
         };
-        let answer = answer(&mut s, root, result, &deepened, settings);
+        let mut answer = answer(&mut s, root, result, &deepened, settings);
+        if role == RootRole::Defends && answer.outcome != MateOutcome::Timeout {
+            answer.add_note(
+                "the side to move is in check and defends (RootIsAndNodeIfChecked): a mate is its being mated, and the line starts with its reply",
+            );
+        }
         let mut stats = s.stats;
         stats += s.helpers;
         drop(s);
@@ -196,6 +219,7 @@ impl Solver {
             inferior_cuts: stats.inferior_cuts,
             pump_children: stats.pump_children,
             threads: self.threads,
+            defends: role == RootRole::Defends,
         })
     }
 }
@@ -206,6 +230,8 @@ struct Settings {
     level: PvLevel,
     futile: Futile,
     check_alternatives: bool,
+    /// Who attacks at the root (`roles.rs`).
+    attacker: Color,
 }
 
 /// The answer of a solve, the search's counters aside.
@@ -268,7 +294,7 @@ fn mate_answer(
         let why = "proven, but the line could not be rebuilt in time";
         return Answer::without_mate(MateOutcome::Timeout, Some(why.into()));
     };
-    if !verify_mate_line(root, &line.moves) {
+    if !verify_mate_line_by(root, settings.attacker, &line.moves) {
         log::error!(
             "internal: extracted mate line failed verification: {:?}",
             line.moves
@@ -320,7 +346,7 @@ fn mate_answer(
                         )
                     })
                 };
-                if !verify_mate_line(root, &c.moves) {
+                if !verify_mate_line_by(root, settings.attacker, &c.moves) {
                     // A verified canonical line that is no mate ends where only futile
                     // interpositions are left: say so, a GUI expects mate.
                     a.add_note(

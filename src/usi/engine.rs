@@ -12,7 +12,7 @@ use super::output::{self, Output};
 use crate::checked::{Answer, CheckedSolver};
 use crate::pipe::MAX_LINE_BYTES;
 use crate::position::Position;
-use crate::search::SearchLimits;
+use crate::search::{SearchLimits, root_role};
 use std::collections::VecDeque;
 use std::io::{BufRead, Write};
 use std::sync::atomic::Ordering;
@@ -572,7 +572,9 @@ impl Engine {
         // A refused `go infinite`/`go ponder` still holds its answer like any other (USI: its
         // `bestmove` comes only after `stop` or `ponderhit`): the search thread says why at once and
         // answers in its turn.
-        let solver = self.idle_solver(&options);
+        let mut solver = self.idle_solver(&options);
+        // A game's move is always the engine's own mate: it attacks even in check.
+        solver.set_root_and_if_checked(mode == Mode::Mate && options.root_and_if_checked);
         let option_nodes = (options.nodes_limit > 0).then_some(options.nodes_limit);
         let nodes = [self.limits.max_nodes, nodes, option_nodes]
             .into_iter()
@@ -601,10 +603,11 @@ impl Engine {
         };
     }
 
-    /// The position to search, checked as a mate problem (a game `go` needs both kings too).
+    /// The position to search, checked as a mate problem (a game `go` needs both kings too, and
+    /// attacks: `search::roles`).
     fn problem(position: Result<Position, String>, mode: Mode) -> Result<Position, String> {
         let pos = position?;
-        pos.validate_mate_problem().map_err(|e| e.to_string())?;
+        root_role(&pos, mode == Mode::Mate).map_err(|e| e.to_string())?;
         if mode == Mode::Game && pos.king_square(pos.side_to_move()).is_none() {
             return Err("a game position needs both kings".into());
         }

@@ -158,9 +158,16 @@ fn report_lines(out: &Output, report: &crate::checked::Report) {
             // The score claims only what is proven: a line not proven shortest may be shorter
             // than the longest defence, and its bound is the claim; with none known, USI's
             // `mate +` (a mate, of unknown length).
+            // The side to move defended (`search::roles`): it is the one mated, a score of `-`.
+            let sign = if report.defends { "-" } else { "" };
             let score = report
                 .mate_bound
                 .map_or_else(|| "+".to_string(), |b| b.to_string());
+            let score = if report.defends && score == "+" {
+                "-".to_string()
+            } else {
+                format!("{sign}{score}")
+            };
             out.line(&format!("info score mate {score} pv {}", usi_moves(line)));
         }
         _ => {}
@@ -171,6 +178,7 @@ fn report_lines(out: &Output, report: &crate::checked::Report) {
 /// answers `checkmate timeout`, which claims nothing (`nomate` would claim a proof).
 pub(super) fn answer_line(mode: Mode, answer: &Answer) -> String {
     match (mode, answer) {
+        (Mode::Mate, Answer::Mate(line)) if line.is_empty() => "checkmate".into(),
         (Mode::Mate, Answer::Mate(line)) => format!("checkmate {}", usi_moves(line)),
         (Mode::Mate, Answer::NoMate) => "checkmate nomate".into(),
         (Mode::Mate, _) => "checkmate timeout".into(),

@@ -43,6 +43,9 @@ pub struct Options {
     pub check_alternatives: bool,
     /// Whether futile interpositions count as defences (`FutileInterposition`).
     pub futile: Futile,
+    /// With both kings and the side to move in check, the side to move defends
+    /// (`RootIsAndNodeIfChecked`, `search::roles`).
+    pub root_and_if_checked: bool,
 }
 
 impl Default for Options {
@@ -55,6 +58,7 @@ impl Default for Options {
             pv_level: PvLevel::default(),
             check_alternatives: false,
             futile: Futile::Count,
+            root_and_if_checked: true,
         }
     }
 }
@@ -167,6 +171,7 @@ const PONDER: &str = "USI_Ponder";
 const CHECK_ALTERNATIVES: &str = "CheckAlternatives";
 const FUTILE: &str = "FutileInterposition";
 const FUTILE_CHOICES: &[&str] = &["Count", "Skip"];
+const ROOT_AND: &str = "RootIsAndNodeIfChecked";
 
 impl Spin {
     fn usi_line(&self) -> String {
@@ -212,6 +217,7 @@ impl Options {
         lines.push(format!(
             "option name {FUTILE} type combo default Count var Count var Skip"
         ));
+        lines.push(format!("option name {ROOT_AND} type check default true"));
         lines
     }
 
@@ -239,6 +245,10 @@ impl Options {
                     value: v.to_string(),
                     choices: FUTILE_CHOICES,
                 })?;
+                return Ok(());
+            }
+            "rootisandnodeifchecked" => {
+                self.root_and_if_checked = parse_bool(ROOT_AND, need(ROOT_AND)?)?;
                 return Ok(());
             }
             "checkalternatives" => {
@@ -321,6 +331,10 @@ mod tests {
             lines[6],
             "option name FutileInterposition type combo default Count var Count var Skip"
         );
+        assert_eq!(
+            lines[7],
+            "option name RootIsAndNodeIfChecked type check default true"
+        );
     }
 
     #[test]
@@ -342,6 +356,8 @@ mod tests {
         o.set("FutileInterposition", Some("skip")).unwrap();
         assert_eq!(o.futile, Futile::Skip);
         o.set("checkalternatives", Some("TRUE")).unwrap();
+        o.set("rootisandnodeifchecked", Some("false")).unwrap();
+        assert!(!o.root_and_if_checked);
         assert!(o.check_alternatives);
         assert_eq!(o.hash_mb, 16);
         assert_eq!(o.pv_interval_ms, 0);

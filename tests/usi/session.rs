@@ -264,3 +264,47 @@ fn latencies() {
         );
     }
 }
+
+/// Who defends (`search::roles`), row by row over USI: the side to move in check with no king for
+/// the other side defends (a mate in three one ply on: mated in two, the line starting with its
+/// reply, `score mate -2`); both kings and the side to move in check: it defends by default, and
+/// with `RootIsAndNodeIfChecked false` it attacks (here it has no check that also answers the check:
+/// no mate); the side to move not in check attacks; no king to mate is refused.
+#[test]
+fn who_defends_row_by_row() {
+    let mut e = Engine::ready();
+    e.send(&format!("position sfen {MATE3} moves 1d2c"));
+    e.send("go mate 60000");
+    let said = e.read_until("checkmate", ANSWER);
+    assert!(
+        said.iter().any(|l| l.starts_with("info score mate -2 ")),
+        "{said:?}"
+    );
+    assert_eq!(said.last().map(String::as_str), Some("checkmate 1b2a 2c2b"));
+    // Both kings, Black to move in check from the gold on 8h, which its king takes.
+    let both = "8k/9/9/9/9/9/9/1g7/K8 b G 1";
+    e.send(&format!("position sfen {both}"));
+    e.send("go mate 60000");
+    let said = e.read_until("checkmate", ANSWER);
+    assert!(said.iter().any(|l| l.contains("defends")), "{said:?}");
+    assert_eq!(said.last().map(String::as_str), Some("checkmate nomate"));
+    e.send("setoption name RootIsAndNodeIfChecked value false");
+    e.send(&format!("position sfen {both}"));
+    e.send("go mate 60000");
+    let said = e.read_until("checkmate", ANSWER);
+    assert!(!said.iter().any(|l| l.contains("defends")), "{said:?}");
+    assert_eq!(said.last().map(String::as_str), Some("checkmate nomate"));
+    // Not in check: the side to move attacks, whatever the option.
+    e.send(&format!("position sfen {MATE3}"));
+    e.send("go mate 60000");
+    assert_mate(MATE3, &e.checkmate(ANSWER), 3);
+    // No king to mate: refused.
+    e.send("position sfen 8K/9/9/9/9/9/9/9/9 b g 1");
+    e.send("go mate 1000");
+    let said = e.read_until("checkmate", ANSWER);
+    assert!(
+        said.iter().any(|l| l.starts_with("info string error")),
+        "{said:?}"
+    );
+    assert_eq!(said.last().map(String::as_str), Some("checkmate timeout"));
+}

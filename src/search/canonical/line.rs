@@ -11,7 +11,7 @@ use crate::search::game::Game;
 use crate::search::game::futile::no_defence_left;
 use crate::search::pv::tighten::tighten;
 use crate::search::pv::{Line, final_walk};
-use crate::search::verify::{verify_line_in_check, verify_mate_line};
+use crate::search::verify::{verify_line_in_check_by, verify_mate_line_by};
 
 /// Mixed into the table salt while the canonical game is searched.
 pub const CANONICAL_SALT: u64 = 0x6d75_6461_6169_0001;
@@ -54,9 +54,10 @@ pub fn canonical_line(s: &mut Searcher, strict: &Line) -> Option<Line> {
 /// Checks a canonical line from the search's root (its current position): a mating line, or a line
 /// that ends with the defender in check and no defence that counts (`ends_without_defence`).
 pub fn verifies_canonical(s: &mut Searcher, line: &[Move]) -> bool {
-    let root = s.pos.clone();
-    verify_mate_line(&root, line)
-        || (verify_line_in_check(&root, line) && ends_without_defence(&mut s.pos, line))
+    let (root, attacker) = (s.pos.clone(), s.attacker());
+    verify_mate_line_by(&root, attacker, line)
+        || (verify_line_in_check_by(&root, attacker, line)
+            && ends_without_defence(&mut s.pos, line))
 }
 
 /// Whether `line` (legal from the root, checks and evasions) ends in a position where the defender is

@@ -40,7 +40,13 @@ pub fn fresh_search<R>(sfen: &str, spec: &str, f: impl FnOnce(&mut Searcher) -> 
     let limits = SearchLimits::default();
     let stop = AtomicBool::new(false);
     let mut on_info = |_: &SearchInfo| {};
-    let shared = Shared::new(&tt, &config, &limits, &stop, Problem::new(root));
+    let shared = Shared::new(
+        &tt,
+        &config,
+        &limits,
+        &stop,
+        Problem::new(root.clone(), root.side_to_move()),
+    );
     let mut s = Searcher::new(&shared, &mut on_info);
     s.path.root = ROOT_PATH;
     f(&mut s)

@@ -33,7 +33,7 @@ pub fn check(s: &mut Searcher, line: &[Move]) -> Alternatives {
     let mut complete = true;
     for (i, &pv_move) in line.iter().enumerate() {
         let ply = i as u32;
-        if i % 2 == 0 {
+        if s.is_or_node() {
             let left = total - ply;
             if !or_node_alternatives(s, pv_move, ply, path, left, &mut out.found) {
                 complete = false;
