@@ -7,8 +7,8 @@ use crate::search::Alternatives;
 use crate::search::Futile;
 use crate::search::tt::machine_memory_mb;
 use crate::search::{
-    MateOutcome, PvLevel, SearchInfo, SearchLimits, Solver, root_role, verify_line_in_check_by,
-    verify_mate_line_by,
+    MateOutcome, OtherLine, PvLevel, SearchInfo, SearchLimits, Solver, root_role,
+    verify_line_in_check_by, verify_mate_line, verify_mate_line_by,
 };
 use std::fmt;
 use std::panic::{AssertUnwindSafe, catch_unwind};
@@ -35,16 +35,6 @@ pub enum Answer {
     Error(String),
 }
 
-/// What `CheckedSolver` carries over when it rebuilds its solver.
-type Settings = (
-    crate::search::SearchConfig,
-    PvLevel,
-    bool,
-    Futile,
-    usize,
-    bool,
-);
-
 /// An answer with the effort it took.
 #[derive(Clone, Debug)]
 pub struct Report {
@@ -69,6 +59,9 @@ pub struct Report {
     pub threads: usize,
     /// The side to move defended (`SolveResult::defends`): a mate is its being mated.
     pub defends: bool,
+    /// After a mate, with MultiPV: the root's other checks, best first, each mate line verified
+    /// (`SolveResult::other_lines`).
+    pub other_lines: Vec<OtherLine>,
 }
 
 impl Report {
@@ -86,6 +79,7 @@ impl Report {
             entries: 0,
             threads: 0,
             defends: false,
+            other_lines: vec![],
         }
     }
 }
@@ -298,25 +292,9 @@ impl CheckedSolver {
         self.solver.set_root_and_if_checked(on);
     }
 
-    /// The solver's settings, to carry over to a rebuilt one.
-    fn settings(&self) -> Settings {
-        (
-            self.solver.config().clone(),
-            self.solver.pv_level(),
-            self.solver.check_alternatives(),
-            self.solver.futile(),
-            self.solver.threads(),
-            self.solver.root_and_if_checked(),
-        )
-    }
-
-    fn restore(&mut self, (config, level, alternatives, futile, threads, and): Settings) {
-        self.solver.set_root_and_if_checked(and);
-        self.solver.set_config(config);
-        self.solver.set_pv_level(level);
-        self.solver.set_check_alternatives(alternatives);
-        self.solver.set_futile(futile);
-        self.solver.set_threads(threads);
+    /// Lines to report after a mate, the answer's included (`MultiPV`; kept across `ensure_size`).
+    pub fn set_multipv(&mut self, lines: usize) {
+        self.solver.set_multipv(lines);
     }
 
     /// Reads one problem text (see `read_problem`) and solves it on a cleared table, so that the answer
@@ -363,13 +341,18 @@ impl CheckedSolver {
                 entries: r.entries,
                 threads: r.threads,
                 defends: r.defends,
+                other_lines: r
+                    .other_lines
+                    .into_iter()
+                    .filter(|l| l.mate.is_none() || verify_mate_line(root, &l.moves))
+                    .collect(),
             },
             Ok(Err(e)) => Report::error(e.to_string(), start.elapsed()),
             Err(_) => {
                 log::error!("the search panicked on {root:?}");
-                let settings = self.settings();
+                let settings = self.solver.settings().clone();
                 self.solver = Solver::new(self.hash_mb);
-                self.restore(settings);
+                self.solver.set_settings(settings);
                 Report::error(INTERNAL_ERROR.to_string(), start.elapsed())
             }
         }

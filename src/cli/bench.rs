@@ -476,6 +476,7 @@ mod tests {
             entries: nodes / 2,
             threads: 1,
             defends: false,
+            other_lines: vec![],
         };
         let mut t = Totals::default();
         assert_eq!(t.median_solved_time(), None);

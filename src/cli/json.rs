@@ -122,6 +122,7 @@ mod tests {
             entries: 6,
             threads: 1,
             defends: false,
+            other_lines: vec![],
         }
     }
 

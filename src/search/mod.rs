@@ -48,11 +48,12 @@ pub mod verify;
 pub use canonical::Futile;
 pub use config::SearchConfig;
 pub use outcome::{
-    Alternative, Alternatives, MateOutcome, SearchInfo, SearchLimits, SolveError, SolveResult,
+    Alternative, Alternatives, MateOutcome, OtherLine, SearchInfo, SearchLimits, SolveError,
+    SolveResult,
 };
 pub use pv::PvLevel;
 pub use roles::{RootRole, root_role};
-pub use solver::Solver;
+pub use solver::{Solver, SolverSettings};
 pub use verify::{
     problem_position, verify_line_in_check, verify_line_in_check_by, verify_mate_line,
     verify_mate_line_by,

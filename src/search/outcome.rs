@@ -86,6 +86,18 @@ pub struct SolveResult {
     /// The side to move defended (`roles.rs`): a mate is its being mated, its line starts with the
     /// side to move's reply and has an even number of plies.
     pub defends: bool,
+    /// With `Solver::set_multipv` above 1, after a mate: the root's other checks, best first
+    /// (`pv/multipv.rs`).
+    pub other_lines: Vec<OtherLine>,
+}
+
+/// A root check other than the answer's, with what follows it (`pv/multipv.rs`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OtherLine {
+    /// The check, then its exact mating line, or the defender's reply that refutes it.
+    pub moves: Vec<Move>,
+    /// The check mates in this many plies (verified); `None`: it does not mate at all.
+    pub mate: Option<u32>,
 }
 
 /// Why `Solver::solve` refused a root position.

@@ -56,7 +56,9 @@
 //! real mate (the caller verifies every line); the result says it is not known to be the shortest.
 
 pub mod alternatives;
+pub mod exact;
 mod first;
+pub mod multipv;
 #[cfg(test)]
 mod tests;
 pub mod tighten;

@@ -8,10 +8,10 @@ use super::deepen::{Deepened, deepen};
 use super::dfpn::{RootResult, Searcher};
 use super::marks::Marks;
 use super::outcome::{
-    Alternatives, MateOutcome, SearchInfo, SearchLimits, SolveError, SolveResult,
+    Alternatives, MateOutcome, OtherLine, SearchInfo, SearchLimits, SolveError, SolveResult,
 };
 use super::parallel;
-use super::pv::{self, PvLevel, alternatives};
+use super::pv::{self, PvLevel, alternatives, multipv};
 use super::roles::{RootRole, root_role};
 use super::shared::{Problem, Shared};
 use super::tt;
@@ -21,19 +21,42 @@ use std::collections::HashMap;
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
+/// What a user sets of a solver (each has its setter on `Solver` too), carried over whole when a
+/// front end rebuilds its solver.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SolverSettings {
+    pub config: SearchConfig,
+    pub pv_level: PvLevel,
+    pub check_alternatives: bool,
+    pub futile: Futile,
+    /// Searchers of each search, one thread each (`parallel.rs`).
+    pub threads: usize,
+    /// With both kings and the side to move in check, the side to move defends (`roles.rs`).
+    pub root_and_if_checked: bool,
+    /// Lines reported after a mate, the answer's included (`pv/multipv.rs`); 1: the answer alone.
+    pub multipv: usize,
+}
+
+impl Default for SolverSettings {
+    fn default() -> SolverSettings {
+        SolverSettings {
+            config: SearchConfig::default(),
+            pv_level: PvLevel::default(),
+            check_alternatives: false,
+            futile: Futile::default(),
+            threads: 1,
+            root_and_if_checked: false,
+            multipv: 1,
+        }
+    }
+}
+
 /// A mate solver with its transposition table. Reuse one across problems: the table is allocated once.
 pub struct Solver {
     tt: tt::Table,
-    config: SearchConfig,
-    pv_level: PvLevel,
-    check_alternatives: bool,
-    futile: Futile,
-    /// Searchers of the proof, one thread each (`parallel.rs`).
-    threads: usize,
-    /// Their marks (`marks.rs`).
+    settings: SolverSettings,
+    /// The searchers' marks (`marks.rs`).
     marks: Marks,
-    /// With both kings and the side to move in check, the side to move defends (`roles.rs`).
-    root_and_if_checked: bool,
     /// Nodes spent on each root (its position key) since the table was last cleared: a root asked
     /// again gets line phases sized by all that work (`Shared::prior_nodes`). Forgotten with the
     /// table, and wholesale past `EFFORTS_MAX` roots (a batch of problems, each asked once).
@@ -48,13 +71,8 @@ impl Solver {
     pub fn new(hash_mb: usize) -> Solver {
         Solver {
             tt: tt::Table::new(hash_mb),
-            config: SearchConfig::default(),
-            pv_level: PvLevel::default(),
-            check_alternatives: false,
-            futile: Futile::default(),
-            threads: 1,
+            settings: SolverSettings::default(),
             marks: Marks::default(),
-            root_and_if_checked: false,
             efforts: HashMap::new(),
         }
     }
@@ -84,51 +102,60 @@ impl Solver {
         self.efforts.clear();
     }
 
+    /// Everything a user has set.
+    pub fn settings(&self) -> &SolverSettings {
+        &self.settings
+    }
+
+    pub fn set_settings(&mut self, settings: SolverSettings) {
+        self.settings = settings;
+    }
+
     /// Sets the internal search switches (for measurements; the default is the best measured).
     pub fn set_config(&mut self, config: SearchConfig) {
-        self.config = config;
+        self.settings.config = config;
     }
 
     pub fn config(&self) -> &SearchConfig {
-        &self.config
+        &self.settings.config
     }
 
     /// How much work goes into the mating line after the proof (default: the exact minimax line).
     pub fn set_pv_level(&mut self, level: PvLevel) {
-        self.pv_level = level;
+        self.settings.pv_level = level;
     }
 
     pub fn pv_level(&self) -> PvLevel {
-        self.pv_level
+        self.settings.pv_level
     }
 
     /// After a mate, look for other attacker moves along the line that also mate within the plies
     /// left (`SolveResult::alternatives`).
     pub fn set_check_alternatives(&mut self, on: bool) {
-        self.check_alternatives = on;
+        self.settings.check_alternatives = on;
     }
 
     pub fn check_alternatives(&self) -> bool {
-        self.check_alternatives
+        self.settings.check_alternatives
     }
 
     /// Whether futile interpositions count as defences (`game/futile.rs`; default: they do).
     pub fn set_futile(&mut self, futile: Futile) {
-        self.futile = futile;
+        self.settings.futile = futile;
     }
 
     pub fn futile(&self) -> Futile {
-        self.futile
+        self.settings.futile
     }
 
     /// How many threads search the proof (at least 1; `parallel.rs`). The phases after the proof
     /// run on the calling thread.
     pub fn set_threads(&mut self, threads: usize) {
-        self.threads = threads.max(1);
+        self.settings.threads = threads.max(1);
     }
 
     pub fn threads(&self) -> usize {
-        self.threads
+        self.settings.threads
     }
 
     /// With both kings and the side to move in check, whether the side to move defends (the root an
@@ -136,11 +163,21 @@ impl Solver {
     /// attack, the convention of problem files (the side to move attacks); the front ends set it
     /// from their options (USI and `solve`: defend).
     pub fn set_root_and_if_checked(&mut self, on: bool) {
-        self.root_and_if_checked = on;
+        self.settings.root_and_if_checked = on;
     }
 
     pub fn root_and_if_checked(&self) -> bool {
-        self.root_and_if_checked
+        self.settings.root_and_if_checked
+    }
+
+    /// After a mate, report this many lines in all, the answer's first (`SolveResult::other_lines`
+    /// has the others; at least 1).
+    pub fn set_multipv(&mut self, lines: usize) {
+        self.settings.multipv = lines.max(1);
+    }
+
+    pub fn multipv(&self) -> usize {
+        self.settings.multipv
     }
 
     /// Searches for a mate of the side to move in `problem_position(root)` (see there for who holds the
@@ -162,17 +199,19 @@ impl Solver {
     ) -> Result<SolveResult, SolveError> {
         let start = Instant::now();
         let written_before = self.tt.entries_written();
-        let role = root_role(root, self.root_and_if_checked).map_err(SolveError::InvalidRoot)?;
+        let role =
+            root_role(root, self.settings.root_and_if_checked).map_err(SolveError::InvalidRoot)?;
         let attacker = role.attacker(root);
         let problem = Problem::new(problem_position(root), attacker);
         let root_key = problem.root.key();
-        let mut shared = Shared::new(&self.tt, &self.config, limits, stop, problem)
-            .with_threads(self.threads, &self.marks);
+        let mut shared = Shared::new(&self.tt, &self.settings.config, limits, stop, problem)
+            .with_threads(self.settings.threads, &self.marks);
         shared.prior_nodes = self.efforts.get(&root_key).copied().unwrap_or(0);
         let mut s = Searcher::new(&shared, on_info);
         s.enter_root();
         // Shortest first asks the odd lengths of an attacking root.
-        let deepened = if self.pv_level == PvLevel::MinLength && role == RootRole::Attacks {
+        let deepened = if self.settings.pv_level == PvLevel::MinLength && role == RootRole::Attacks
+        {
             deepen(&mut s)
         } else {
             Deepened::NOTHING
@@ -187,12 +226,22 @@ impl Solver {
             s.prove()
         };
         let settings = Settings {
-            level: self.pv_level,
-            futile: self.futile,
-            check_alternatives: self.check_alternatives,
+            level: self.settings.pv_level,
+            futile: self.settings.futile,
+            check_alternatives: self.settings.check_alternatives,
             attacker,
         };
         let mut answer = answer(&mut s, root, result, &deepened, settings);
+        if let MateOutcome::Mate(line) = &answer.outcome
+            && self.settings.multipv > 1
+            && role == RootRole::Attacks
+        {
+            let line = line.clone();
+            answer.other_lines = multipv::other_lines(&mut s, &line, self.settings.multipv - 1)
+                .into_iter()
+                .filter(|l| l.mate.is_none() || verify_mate_line_by(root, attacker, &l.moves))
+                .collect();
+        }
         if role == RootRole::Defends && answer.outcome != MateOutcome::Timeout {
             answer.add_note(
                 "the side to move is in check and defends (RootIsAndNodeIfChecked): a mate is its being mated, and the line starts with its reply",
@@ -218,8 +267,9 @@ impl Solver {
             entries: self.tt.entries_written().saturating_sub(written_before),
             inferior_cuts: stats.inferior_cuts,
             pump_children: stats.pump_children,
-            threads: self.threads,
+            threads: self.settings.threads,
             defends: role == RootRole::Defends,
+            other_lines: answer.other_lines,
         })
     }
 }
@@ -242,6 +292,7 @@ struct Answer {
     alternatives: Option<Alternatives>,
     canonical_length: Option<u32>,
     mate_bound: Option<u32>,
+    other_lines: Vec<OtherLine>,
 }
 
 impl Answer {
@@ -254,6 +305,7 @@ impl Answer {
             alternatives: None,
             canonical_length: None,
             mate_bound: None,
+            other_lines: vec![],
         }
     }
 
@@ -313,6 +365,7 @@ fn mate_answer(
         // defender need not take the longest reply), so with no recorded bound (the root's entry
         // lost) nothing is claimed.
         mate_bound: line.bound.map(|b| b.max(line.moves.len() as u32)),
+        other_lines: vec![],
     };
     if settings.level == PvLevel::MinLength && !a.exact {
         a.note = Some(match line.bound {

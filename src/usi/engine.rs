@@ -635,6 +635,7 @@ impl Engine {
         solver.set_check_alternatives(options.check_alternatives);
         solver.set_futile(options.futile);
         solver.set_threads(options.threads);
+        solver.set_multipv(options.multipv);
         solver
     }
 

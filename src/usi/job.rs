@@ -168,7 +168,22 @@ fn report_lines(out: &Output, report: &crate::checked::Report) {
             } else {
                 format!("{sign}{score}")
             };
-            out.line(&format!("info score mate {score} pv {}", usi_moves(line)));
+            if report.other_lines.is_empty() {
+                out.line(&format!("info score mate {score} pv {}", usi_moves(line)));
+            } else {
+                // MultiPV: the answer is line 1, the root's other checks follow, best first.
+                out.line(&format!(
+                    "info multipv 1 score mate {score} pv {}",
+                    usi_moves(line)
+                ));
+                for (k, other) in report.other_lines.iter().enumerate() {
+                    let pv = usi_moves(&other.moves);
+                    out.line(&match other.mate {
+                        Some(n) => format!("info multipv {} score mate {n} pv {pv}", k + 2),
+                        None => format!("info multipv {} pv {pv} string nomate", k + 2),
+                    });
+                }
+            }
         }
         _ => {}
     }

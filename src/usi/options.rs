@@ -11,6 +11,8 @@ use std::fmt;
 pub const PV_INTERVAL_DEFAULT_MS: u64 = 1000;
 pub const PV_INTERVAL_MAX_MS: u64 = 3_600_000;
 pub const THREADS_MAX: u64 = 256;
+/// `MultiPV`'s largest value: more lines than a position has checks are never printed anyway.
+pub const MULTIPV_MAX: u64 = 128;
 /// The most `Threads` defaults to: the parallel search has been measured up to here
 /// (docs/benchmarks.md, *Parallel search*).
 pub const THREADS_DEFAULT_MAX: usize = 8;
@@ -34,6 +36,8 @@ pub struct Options {
     pub threads: usize,
     /// A node limit for every search (`NodesLimit`); 0: none.
     pub nodes_limit: u64,
+    /// Lines printed after a mate, the answer's first (`MultiPV`).
+    pub multipv: usize,
     /// How often an `info … pv …` line is printed during a search; 0 turns them off.
     pub pv_interval_ms: u64,
     /// How much work goes into the mating line after the proof (`PostSearchLevel`).
@@ -54,6 +58,7 @@ impl Default for Options {
             hash_mb: HASH_DEFAULT_MB,
             threads: default_threads(),
             nodes_limit: 0,
+            multipv: 1,
             pv_interval_ms: PV_INTERVAL_DEFAULT_MS,
             pv_level: PvLevel::default(),
             check_alternatives: false,
@@ -148,6 +153,12 @@ fn threads_spin() -> Spin {
         max: THREADS_MAX,
     }
 }
+const MULTIPV: Spin = Spin {
+    name: "MultiPV",
+    default: 1,
+    min: 1,
+    max: MULTIPV_MAX,
+};
 const NODES_LIMIT: Spin = Spin {
     name: "NodesLimit",
     default: 0,
@@ -202,7 +213,7 @@ impl Spin {
 impl Options {
     /// The `option …` lines of the `usi` answer, in the order GUIs show them.
     pub fn usi_lines() -> Vec<String> {
-        let mut lines: Vec<String> = [&HASH, &threads_spin(), &NODES_LIMIT, &PV_INTERVAL]
+        let mut lines: Vec<String> = [&HASH, &threads_spin(), &NODES_LIMIT, &MULTIPV, &PV_INTERVAL]
             .iter()
             .map(|s| s.usi_line())
             .collect();
@@ -236,6 +247,7 @@ impl Options {
             "usi_hash" => &HASH,
             "threads" => &threads,
             "nodeslimit" => &NODES_LIMIT,
+            "multipv" => &MULTIPV,
             "pvinterval" => &PV_INTERVAL,
             "usi_ponder" => return parse_bool(PONDER, need(PONDER)?).map(|_| ()),
             "futileinterposition" => {
@@ -276,6 +288,7 @@ impl Options {
             }
             "threads" => self.threads = n as usize,
             "nodeslimit" => self.nodes_limit = n,
+            "multipv" => self.multipv = n as usize,
             _ => self.pv_interval_ms = n,
         }
         Ok(())
@@ -317,22 +330,26 @@ mod tests {
         );
         assert_eq!(
             lines[3],
-            "option name PvInterval type spin default 1000 min 0 max 3600000"
+            "option name MultiPV type spin default 1 min 1 max 128"
         );
         assert_eq!(
             lines[4],
-            "option name PostSearchLevel type combo default MinLength var None var UpperBound var MinLength"
+            "option name PvInterval type spin default 1000 min 0 max 3600000"
         );
         assert_eq!(
             lines[5],
-            "option name CheckAlternatives type check default false"
+            "option name PostSearchLevel type combo default MinLength var None var UpperBound var MinLength"
         );
         assert_eq!(
             lines[6],
-            "option name FutileInterposition type combo default Count var Count var Skip"
+            "option name CheckAlternatives type check default false"
         );
         assert_eq!(
             lines[7],
+            "option name FutileInterposition type combo default Count var Count var Skip"
+        );
+        assert_eq!(
+            lines[8],
             "option name RootIsAndNodeIfChecked type check default true"
         );
     }
@@ -379,6 +396,7 @@ mod tests {
             ("Threads", Some("0")),
             ("Threads", Some("257")),
             ("NodesLimit", Some("-1")),
+            ("MultiPV", Some("0")),
             ("NodesLimit", Some("1000000000000000001")),
             ("PvInterval", Some("3600001")),
             ("USI_Ponder", Some("maybe")),

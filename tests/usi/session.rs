@@ -308,3 +308,44 @@ fn who_defends_row_by_row() {
     );
     assert_eq!(said.last().map(String::as_str), Some("checkmate timeout"));
 }
+
+/// MultiPV: after the answer, the root's other checks, best first, each mate verified: a gold drop
+/// mates on 2b and on 1b (both mates in one come first), the other checks do not mate and come with
+/// the reply that refutes them.
+#[test]
+fn multipv_lists_the_other_checks_best_first() {
+    const TWO_MATES: &str = "8k/9/8P/6N2/9/9/9/9/9 b G 1";
+    let mut e = Engine::ready();
+    e.send("setoption name MultiPV value 5");
+    e.send(&format!("position sfen {TWO_MATES}"));
+    e.send("go mate 60000");
+    let said = e.read_until("checkmate", ANSWER);
+    let lines: Vec<&String> = said
+        .iter()
+        .filter(|l| l.starts_with("info multipv "))
+        .collect();
+    assert_eq!(lines.len(), 5, "{said:?}");
+    for (k, l) in lines.iter().enumerate() {
+        assert!(l.starts_with(&format!("info multipv {} ", k + 1)), "{l}");
+    }
+    assert!(lines[0].contains("score mate 1 pv "), "{}", lines[0]);
+    assert!(lines[1].contains("score mate 1 pv "), "{}", lines[1]);
+    for l in &lines[2..] {
+        assert!(l.ends_with("string nomate"), "{l}");
+    }
+    let mates: Vec<&str> = lines[..2]
+        .iter()
+        .map(|l| l.split_whitespace().last().unwrap())
+        .collect();
+    assert!(
+        mates.contains(&"G*2b") && mates.contains(&"G*1b"),
+        "{mates:?}"
+    );
+    assert_mate(TWO_MATES, said.last().unwrap(), 1);
+    // MultiPV 1: the answer's line alone, without `multipv`.
+    e.send("setoption name MultiPV value 1");
+    e.send(&format!("position sfen {TWO_MATES}"));
+    e.send("go mate 60000");
+    let said = e.read_until("checkmate", ANSWER);
+    assert!(!said.iter().any(|l| l.contains("multipv")), "{said:?}");
+}

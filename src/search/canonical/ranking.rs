@@ -45,11 +45,12 @@ use super::composers::{Tests, composers_test};
 use super::spare::after_reply_within;
 use crate::position::Move;
 use crate::position::movegen::{MoveList, check_gap, generate_evasions};
-use crate::search::bounded::{At, Bound, bounded_search, shortest_first};
+use crate::search::bounded::At;
 use crate::search::dfpn::{Searcher, Verdict};
 use crate::search::frontier::is_interposition;
 use crate::search::game::futile::futile_proof;
-use crate::search::pv::walk::{probe_child, probe_here, walk_from};
+use crate::search::pv::exact::exact_line;
+use crate::search::pv::walk::probe_child;
 use crate::search::tt::UNBOUNDED;
 
 /// One pass of the ranking: the node cap of its spare tests, and the composers' futility tests it
@@ -212,46 +213,6 @@ fn rank_and(s: &mut Searcher, at: At, line: &[Move], pass: &mut Pass) -> Vec<Mov
     }
     // Every reply answered by a spare mate: the line's own.
     best.unwrap_or_else(|| line.to_vec())
-}
-
-/// From the OR node `at`: the canonical minimax line, its length made exact ("mate within 1? 3? …"
-/// within `cap` nodes, else "mate within b − 2?" down from the upper bound `bound` until no); `None`
-/// if it is not proven within `bound` or no line is read. A limit that stops the tightening leaves
-/// the shortest line proven so far.
-fn exact_line(s: &mut Searcher, at: At, bound: u32, cap: u64) -> Option<Vec<Move>> {
-    let shortest = shortest_first(s, cap, bound, |s, d| match bounded_search(s, at, d) {
-        (true, _) => Bound::Mate,
-        (_, true) => Bound::Refuted,
-        _ => Bound::Stop,
-    });
-    if let Some(b) = shortest {
-        return walk_from(s, at, b, true, true).filter(|l| !l.is_empty());
-    }
-    if !bounded_search(s, at, bound).0 {
-        return None;
-    }
-    let mut b = u32::from(probe_here(s, at.path, bound).len).min(bound);
-    let mut exact = b <= 1;
-    while !exact && !s.budget.aborted {
-        // Each question within half of what the pass has left (at least the cap): a refutation
-        // that ran on would spend the whole budget and end the walk here; stopped, the line is
-        // read from `b`, not called exact.
-        let share = s
-            .budget
-            .end
-            .map_or(u64::MAX, |end| end.saturating_sub(s.total_nodes()) / 2)
-            .max(cap);
-        let (proven, disproven) = s.within_cap(share, |s| bounded_search(s, at, b - 2));
-        if proven {
-            b = u32::from(probe_here(s, at.path, b - 2).len).min(b - 2);
-            exact = b <= 1;
-        } else if disproven {
-            exact = true;
-        } else {
-            break;
-        }
-    }
-    walk_from(s, at, b, exact, true).filter(|l| !l.is_empty())
 }
 
 /// A spare test of a reply that is not a drop gets this fraction of the cap. Such tests seldom decide
