@@ -3,6 +3,7 @@
 
 use clap::{Parser, Subcommand};
 use kanju::checked::{HASH_DEFAULT_MB, check_table_size, check_tables_fit};
+use kanju::cli::batch::ProgressMode;
 use kanju::cli::bench::{BenchOptions, run_bench};
 use kanju::cli::solve::{Format, InCheck, Notation, SolveOptions, run_solve};
 use kanju::cli::{on_search_stack, perft_report};
@@ -11,6 +12,7 @@ use kanju::search::PvLevel;
 use std::io::{BufReader, ErrorKind};
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::time::Duration;
 
 #[derive(Parser)]
 #[command(
@@ -59,11 +61,15 @@ enum Command {
         /// How `--format text` writes the moves of a mate.
         #[arg(long, value_enum, default_value_t = Notation::Usi)]
         notation: Notation,
-        /// A progress bar on stderr with the running search's status (nodes, speed, table fill,
-        /// the root's proof/disproof numbers, then the mate length being shortened); drawn only
-        /// when stderr is a terminal. On by default.
+        /// The running search's status on stderr (nodes, speed, table fill, what garbage
+        /// collection freed, the root's proof/disproof numbers, then the mate length being
+        /// shortened): a progress bar when stderr is a terminal (shown by default), else, with
+        /// `--progress`, a status line every 10 s.
         #[arg(long, overrides_with = "no_progress")]
         progress: bool,
+        /// Seconds between status lines (`--progress` without a terminal).
+        #[arg(long, default_value_t = 10.0, value_parser = parse_seconds)]
+        progress_every: f64,
         /// No progress bar.
         #[arg(long, overrides_with = "progress")]
         no_progress: bool,
@@ -124,6 +130,14 @@ enum Command {
         /// Futile interpositions, as for `solve`: with `skip` the printed length is the canonical one.
         #[arg(long, default_value = "count", value_parser = parse_futile)]
         futile: Futile,
+        /// A status line on stderr every 10 s while a problem is searched (nodes, speed, table
+        /// fill, what garbage collection freed, the root's proof/disproof numbers), so that a long
+        /// problem shows it moves.
+        #[arg(long)]
+        progress: bool,
+        /// Seconds between status lines.
+        #[arg(long, default_value_t = 10.0, value_parser = parse_seconds)]
+        progress_every: f64,
     },
     /// Count the leaves of the legal move tree (move generator check and benchmark).
     Perft {
@@ -145,6 +159,17 @@ fn parse_hash_mb(s: &str) -> Result<usize, String> {
         .map_err(|_| format!("'{s}' is not a size in MiB"))?;
     check_table_size(mb).map_err(|e| e.to_string())?;
     Ok(mb)
+}
+
+/// Seconds between status lines: a positive number of at most a day (`Duration::from_secs_f64`
+/// panics on what is not finite).
+fn parse_seconds(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(x) if x.is_finite() && x > 0.0 && x <= 86_400.0 => Ok(x),
+        _ => Err(format!(
+            "'{s}' is not a number of seconds between 0 and 86400"
+        )),
+    }
 }
 
 fn parse_futile(s: &str) -> Result<Futile, String> {
@@ -188,7 +213,8 @@ fn run_command(command: Command) -> ExitCode {
             format,
             json,
             notation,
-            progress: _,
+            progress,
+            progress_every,
             no_progress,
             pv,
             check_alternatives,
@@ -212,7 +238,14 @@ fn run_command(command: Command) -> ExitCode {
                 notation,
                 jobs,
                 threads: usize::from(threads),
-                progress: !no_progress,
+                progress: if no_progress {
+                    ProgressMode::Off
+                } else if progress {
+                    ProgressMode::On
+                } else {
+                    ProgressMode::Auto
+                },
+                progress_every: Duration::from_secs_f64(progress_every),
                 pv,
                 check_alternatives,
                 futile,
@@ -233,6 +266,8 @@ fn run_command(command: Command) -> ExitCode {
             nodes,
             pv,
             futile,
+            progress,
+            progress_every,
         } => {
             let opts = BenchOptions {
                 time_ms,
@@ -245,6 +280,7 @@ fn run_command(command: Command) -> ExitCode {
                 nodes,
                 pv,
                 futile,
+                progress: progress.then(|| Duration::from_secs_f64(progress_every)),
             };
             bench(&files, &opts)
         }

@@ -7,6 +7,7 @@
 //! went away) stops everything promptly: running searches are stopped, and the feeder is not waited
 //! for, since it may be blocked on a terminal that never sends another line.
 
+use super::status::{StatusLines, status_text};
 use crate::checked::CheckedSolver;
 use crate::search::{SEARCH_STACK_BYTES, SearchInfo};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
@@ -37,20 +38,44 @@ enum Event<T> {
     ReadFailed(io::Error),
 }
 
-/// A progress bar on stderr, drawn only when wanted and stderr is a terminal (a log file or a pipe
-/// gets nothing).
+/// When `kanju solve` shows the running search's status.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ProgressMode {
+    /// Never (`--no-progress`).
+    Off,
+    /// A bar when stderr is a terminal, nothing otherwise: a log file or a pipe stays clean (the
+    /// default).
+    Auto,
+    /// A bar when stderr is a terminal, else a status line every `StatusLines::EVERY`, so that a
+    /// long solve logged to a file shows it moves (`--progress`).
+    On,
+}
+
+/// The running search's status on stderr: a progress bar on a terminal, or status lines.
 pub struct Progress {
     bar: ProgressBar,
+    lines: Option<StatusLines>,
 }
 
 impl Progress {
     /// `total`: the number of problems when known in advance (arguments); from stdin the bar's length
     /// grows as lines are read.
-    pub fn new(wanted: bool, total: Option<usize>) -> Progress {
-        if !wanted || !io::stderr().is_terminal() {
-            return Progress {
-                bar: ProgressBar::hidden(),
-            };
+    /// `every`: the time between status lines.
+    pub fn new(mode: ProgressMode, every: Duration, total: Option<usize>) -> Progress {
+        let hidden = || Progress {
+            bar: ProgressBar::hidden(),
+            lines: None,
+        };
+        match mode {
+            ProgressMode::Off => return hidden(),
+            ProgressMode::On if !io::stderr().is_terminal() => {
+                return Progress {
+                    lines: Some(StatusLines::new(every)),
+                    ..hidden()
+                };
+            }
+            ProgressMode::Auto if !io::stderr().is_terminal() => return hidden(),
+            _ => {}
         }
         let bar = ProgressBar::with_draw_target(
             Some(total.unwrap_or(0) as u64),
@@ -63,17 +88,21 @@ impl Progress {
             .expect("a valid template"),
         );
         bar.enable_steady_tick(Duration::from_millis(200));
-        Progress { bar }
+        Progress { bar, lines: None }
     }
 
-    /// Whether the bar is drawn (progress reports are then worth asking the search for).
+    /// Whether the status is shown (progress reports are then worth asking the search for).
     pub fn visible(&self) -> bool {
-        !self.bar.is_hidden()
+        !self.bar.is_hidden() || self.lines.is_some()
     }
 
-    /// Shows the running search's state beside the bar (a search's progress report).
-    pub fn status(&self, info: &SearchInfo) {
-        self.bar.set_message(status_text(info));
+    /// Shows the running search's state (a search's progress report on problem `name`) beside the
+    /// bar, or as a status line when one is due.
+    pub fn status(&self, name: &str, info: &SearchInfo) {
+        match &self.lines {
+            Some(lines) => lines.report(name, info),
+            None => self.bar.set_message(status_text(info)),
+        }
     }
 
     /// Runs `f` (which writes to the terminal) with the bar cleared, so lines and bar do not mix.
@@ -83,39 +112,6 @@ impl Progress {
 
     pub fn finish(&self) {
         self.bar.finish_and_clear();
-    }
-}
-
-/// The live status of one search: its nodes and speed, the table's fill, and where it stands — the
-/// root's proof and disproof numbers while proving, the best mate length once the line is searched.
-pub fn status_text(info: &SearchInfo) -> String {
-    let secs = info.elapsed.as_secs_f64();
-    let nps = if secs > 0.0 {
-        info.nodes as f64 / secs
-    } else {
-        0.0
-    };
-    let stage = match info.score_mate {
-        Some(n) => format!("mate in {n} or less, shortening"),
-        // pn 0 with dn 0: the main search has not reported its root's numbers yet.
-        None if info.root_pn == 0 && info.root_dn == 0 => "searching short mates first".to_string(),
-        None => format!("root pn {} dn {}", info.root_pn, info.root_dn),
-    };
-    format!(
-        "{} nodes, {}/s, table {:.1}% full, {stage}",
-        si(info.nodes as f64),
-        si(nps),
-        f64::from(info.hashfull.min(1000)) / 10.0
-    )
-}
-
-/// `1.2M`-style figures.
-fn si(x: f64) -> String {
-    match x {
-        x if x >= 1e9 => format!("{:.1}G", x / 1e9),
-        x if x >= 1e6 => format!("{:.1}M", x / 1e6),
-        x if x >= 1e3 => format!("{:.1}k", x / 1e3),
-        x => format!("{x:.0}"),
     }
 }
 
@@ -300,31 +296,6 @@ fn collect<T>(
 mod tests {
     use super::*;
 
-    #[test]
-    fn status_says_where_the_search_stands() {
-        let mut info = SearchInfo {
-            nodes: 2_345_678,
-            elapsed: Duration::from_secs(2),
-            hashfull: 456,
-            pv: vec![],
-            root_pn: 12,
-            root_dn: 3400,
-            max_ply: 4000,
-            gc_count: 0,
-            score_mate: None,
-        };
-        assert_eq!(
-            status_text(&info),
-            "2.3M nodes, 1.2M/s, table 45.6% full, root pn 12 dn 3400"
-        );
-        info.score_mate = Some(611);
-        info.elapsed = Duration::ZERO;
-        assert_eq!(
-            status_text(&info),
-            "2.3M nodes, 0/s, table 45.6% full, mate in 611 or less, shortening"
-        );
-    }
-
     fn texts(n: usize) -> impl Iterator<Item = io::Result<String>> + Send + 'static {
         (0..n).map(|i| Ok(i.to_string()))
     }
@@ -341,7 +312,7 @@ mod tests {
         run(
             texts(10),
             (4, 1),
-            &Progress::new(false, None),
+            &Progress::new(ProgressMode::Off, StatusLines::EVERY, None),
             work,
             |i| {
                 got.push(i);
@@ -359,7 +330,7 @@ mod tests {
         let err = run(
             texts(1000),
             (2, 1),
-            &Progress::new(false, None),
+            &Progress::new(ProgressMode::Off, StatusLines::EVERY, None),
             |_, text, _| text.to_string(),
             |_| {
                 emitted += 1;
@@ -388,7 +359,7 @@ mod tests {
         let err = run(
             failing,
             (1, 1),
-            &Progress::new(false, None),
+            &Progress::new(ProgressMode::Off, StatusLines::EVERY, None),
             |_, t, _| t.to_string(),
             |_| Ok(()),
             || false,
@@ -398,7 +369,7 @@ mod tests {
         let err = run(
             texts(3),
             (2, 1),
-            &Progress::new(false, None),
+            &Progress::new(ProgressMode::Off, StatusLines::EVERY, None),
             |_, t, _| assert_ne!(t, "1", "boom"),
             |_| Ok(()),
             || false,
@@ -416,7 +387,7 @@ mod tests {
         let err = run(
             texts(5000),
             (2, 1),
-            &Progress::new(false, None),
+            &Progress::new(ProgressMode::Off, StatusLines::EVERY, None),
             |_, text, stop| {
                 if text == "0" {
                     while !stop.load(Ordering::Relaxed) {
@@ -446,7 +417,7 @@ mod tests {
         run(
             texts(0),
             (3, 1),
-            &Progress::new(false, None),
+            &Progress::new(ProgressMode::Off, StatusLines::EVERY, None),
             |_, _, _| (),
             |_| {
                 n += 1;

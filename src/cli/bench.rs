@@ -5,9 +5,10 @@
 use super::problems::{
     Grade, Problem, grade, lengths_are_minimax, parse_problems, read_limited, refuse_by_metadata,
 };
-use super::solve::limits_from_ms;
+use super::solve::{STATUS_INTERVAL, limits_from_ms};
+use super::status::StatusLines;
 use crate::checked::{Answer, CheckedSolver, Report, nps};
-use crate::search::SearchLimits;
+use crate::search::{SearchInfo, SearchLimits};
 
 use std::io::{self, Write};
 use std::path::Path;
@@ -34,6 +35,8 @@ pub struct BenchOptions {
     pub pv: crate::search::PvLevel,
     /// Whether futile interpositions count (`skip`: lengths are canonical).
     pub futile: crate::search::Futile,
+    /// Status lines on stderr while a problem is searched, this far apart (`StatusLines`).
+    pub progress: Option<Duration>,
 }
 
 /// Solves one row and grades the answer. A SFEN that kanju refuses (`read_problem`: `from_sfen` or
@@ -44,8 +47,9 @@ pub fn bench_problem(
     problem: &Problem,
     limits: &SearchLimits,
     minimax: bool,
+    on_info: &mut dyn FnMut(&SearchInfo),
 ) -> (Grade, Option<Report>) {
-    match solver.solve_text(&problem.sfen, limits, &AtomicBool::new(false), &mut |_| {}) {
+    match solver.solve_text(&problem.sfen, limits, &AtomicBool::new(false), on_info) {
         Err(why) => (Grade::Illegal(why), None),
         Ok((_, report)) => (
             grade(problem.expected, &report.answer, minimax),
@@ -228,7 +232,11 @@ fn bench_file(
     out: &mut impl Write,
 ) -> io::Result<Totals> {
     let minimax = lengths_are_minimax(path);
-    let limits = limits_from_ms(opts.time_ms, opts.nodes);
+    let lines = opts.progress.map(StatusLines::new);
+    let limits = SearchLimits {
+        info_interval: opts.progress.map(|every| every.min(STATUS_INTERVAL)),
+        ..limits_from_ms(opts.time_ms, opts.nodes)
+    };
     let mut totals = Totals::default();
     let rows = parse_problems(text)
         .into_iter()
@@ -240,7 +248,13 @@ fn bench_file(
     for row in rows.take(opts.limit.unwrap_or(usize::MAX)) {
         match row {
             Ok(problem) => {
-                let (grade, report) = bench_problem(solver, &problem, &limits, minimax);
+                let mut status = |info: &SearchInfo| {
+                    if let Some(lines) = &lines {
+                        lines.report(&problem.id, info);
+                    }
+                };
+                let (grade, report) =
+                    bench_problem(solver, &problem, &limits, minimax, &mut status);
                 if opts.verbose || matches!(grade, Grade::Wrong(_)) {
                     writeln!(out, "{}", problem_line(&problem, report.as_ref(), &grade))?;
                     out.flush()?;
@@ -325,6 +339,7 @@ mod tests {
             nodes: None,
             pv: Default::default(),
             futile: Default::default(),
+            progress: None,
         }
     }
 
@@ -344,6 +359,7 @@ mod tests {
                 &problem("x", sfen, Expected::Mate(1)),
                 &limits,
                 true,
+                &mut |_| {},
             );
             assert_eq!(g, Grade::Illegal(why), "{sfen}");
             assert!(report.is_none(), "{sfen} reached the solver");
@@ -354,6 +370,7 @@ mod tests {
             &problem("m1", MATE1, Expected::Mate(1)),
             &limits,
             true,
+            &mut |_| {},
         );
         assert_eq!(g, Grade::Exact);
         assert!(report.is_some_and(|r| r.nodes > 0));

@@ -10,6 +10,7 @@ pub mod kif;
 pub mod notation;
 pub mod problems;
 pub mod solve;
+pub mod status;
 
 use crate::position::{Position, movegen};
 use std::time::Instant;

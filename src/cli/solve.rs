@@ -4,7 +4,7 @@
 //! answers are printed in input order as soon as every earlier one is known. How an answer is printed
 //! (`--format`, `--notation`) is decided here.
 
-use super::batch::{self, Progress};
+use super::batch::{self, Progress, ProgressMode};
 use super::json::SolveRecord;
 use super::kif::kif_record;
 use super::notation::japanese_line;
@@ -64,8 +64,10 @@ pub struct SolveOptions {
     pub jobs: usize,
     /// Threads searching each proof (at least 1).
     pub threads: usize,
-    /// Draw a progress bar on stderr (only done when stderr is a terminal).
-    pub progress: bool,
+    /// When the running search's status is shown on stderr.
+    pub progress: ProgressMode,
+    /// Time between status lines (`ProgressMode::On` without a terminal).
+    pub progress_every: Duration,
     /// How much work goes into each mating line after its proof.
     pub pv: PvLevel,
     /// Report other mating moves along each line (`checked::alternative_lines`).
@@ -135,11 +137,14 @@ pub fn run_solve(
         source.filter(move |line| from_args || line.as_ref().map_or(true, |l| is_problem_line(l)));
     let progress = Progress::new(
         opts.progress,
+        opts.progress_every,
         (!problems.is_empty()).then_some(problems.len()),
     );
     let limits = SearchLimits {
-        // The live status line beside the bar, when it is drawn.
-        info_interval: progress.visible().then_some(STATUS_INTERVAL),
+        // The live status, when it is shown (a line beside the bar, or status lines).
+        info_interval: progress
+            .visible()
+            .then_some(STATUS_INTERVAL.min(opts.progress_every)),
         ..limits_from_ms(opts.time_ms, opts.nodes)
     };
     let mut all_ok = true;
@@ -153,7 +158,10 @@ pub fn run_solve(
             solver.set_futile(opts.futile);
             solver.set_threads(opts.threads);
             solver.set_root_and_if_checked(opts.root_and_if_checked);
-            let solved = solver.solve_text(text, &limits, stop, &mut |info| progress.status(info));
+            let name = short_name(text.trim());
+            let solved = solver.solve_text(text, &limits, stop, &mut |info| {
+                progress.status(&name, info)
+            });
             render(text.trim(), &solved, opts)
         },
         |rendered: Rendered| {
@@ -177,8 +185,17 @@ pub fn run_solve(
     Ok(all_ok)
 }
 
+/// A problem as status lines name it: its text, cut short.
+fn short_name(text: &str) -> String {
+    const MAX: usize = 40;
+    match text.char_indices().nth(MAX) {
+        Some((at, _)) => format!("{}…", &text[..at]),
+        None => text.to_string(),
+    }
+}
+
 /// How often the progress bar's status (`--progress`) is refreshed.
-const STATUS_INTERVAL: Duration = Duration::from_millis(500);
+pub const STATUS_INTERVAL: Duration = Duration::from_millis(500);
 
 /// One problem's output, ready to print.
 pub struct Rendered {
@@ -273,7 +290,8 @@ mod tests {
             notation: Notation::Usi,
             jobs,
             threads: 1,
-            progress: false,
+            progress: ProgressMode::Off,
+            progress_every: crate::cli::status::StatusLines::EVERY,
             pv: PvLevel::default(),
             check_alternatives: false,
             futile: Futile::Count,

@@ -46,6 +46,8 @@ pub struct SearchInfo {
     pub max_ply: u32,
     /// Garbage collections of the table so far.
     pub gc_count: u64,
+    /// Entries those collections freed.
+    pub gc_freed: u64,
     /// Set by the PV search: a mate in this many plies is proven (`pv` is such a line, or empty).
     pub score_mate: Option<u32>,
 }

@@ -143,6 +143,8 @@ pub struct Table {
     used: AtomicUsize,
     /// Garbage collections run since the last clear.
     gcs: AtomicU64,
+    /// Entries those collections freed.
+    gc_freed: AtomicU64,
     /// A garbage collection is running (`collect`).
     collecting: AtomicBool,
     /// Entries placed since the last clear (a new position or result, not an update in place): the
@@ -217,6 +219,7 @@ impl Table {
             clusters,
             used: AtomicUsize::new(0),
             gcs: AtomicU64::new(0),
+            gc_freed: AtomicU64::new(0),
             collecting: AtomicBool::new(false),
             written: AtomicU64::new(0),
             dirty: (0..DIRTY_MAX).map(|_| AtomicU32::new(0)).collect(),
@@ -261,6 +264,7 @@ impl Table {
         self.dirty_len.store(0, Ordering::Relaxed);
         self.used.store(0, Ordering::Relaxed);
         self.gcs.store(0, Ordering::Relaxed);
+        self.gc_freed.store(0, Ordering::Relaxed);
         self.written.store(0, Ordering::Relaxed);
         self.phases.store(0, Ordering::Relaxed);
     }
@@ -312,6 +316,11 @@ impl Table {
     /// Garbage collections run since the last clear.
     pub fn gc_count(&self) -> u64 {
         self.gcs.load(Ordering::Relaxed)
+    }
+
+    /// Entries garbage collection freed since the last clear.
+    pub fn gc_freed(&self) -> u64 {
+        self.gc_freed.load(Ordering::Relaxed)
     }
 
     /// Entries placed since the last clear (updates in place not counted).

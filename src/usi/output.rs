@@ -180,6 +180,7 @@ mod tests {
             root_dn: 0,
             max_ply: 4000,
             gc_count: 0,
+            gc_freed: 0,
             score_mate: None,
         };
         assert_eq!(

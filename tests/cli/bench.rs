@@ -209,3 +209,39 @@ fn bench_line_phase_jumps_further_than_steps() {
         "jumps {jumps} plies, steps {steps}"
     );
 }
+
+/// `bench --progress`: status lines on stderr naming the problem being searched, the bench's own
+/// lines on stdout unchanged.
+#[test]
+fn bench_progress_names_the_problem_in_its_status_lines() {
+    let tsv = TempTsv::new(
+        "progress",
+        &[format!("zuko001\t{}\tmate:69\t\t", super::solve::ZUKOU1)],
+    );
+    let out = kanju(
+        &[
+            "bench",
+            "--hash-mb",
+            "16",
+            "--nodes",
+            "2000000",
+            "--pv",
+            "none",
+            "--progress",
+            "--progress-every",
+            "0.05",
+            tsv.path(),
+        ],
+        "",
+    );
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.lines().any(|l| l.starts_with("kanju: [")
+            && l.contains("] zuko001: ")
+            && l.contains(" nodes, ")),
+        "{stderr}"
+    );
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(stdout.contains("problems 1"), "{stdout}");
+    assert!(!stdout.contains("kanju: ["), "{stdout}");
+}

@@ -388,3 +388,47 @@ fn a_table_that_cannot_be_allocated_is_made_smaller() {
     assert_mate_line(MATE1, &stdout_lines(&out)[0], 1);
     assert!(stderr.contains("could not be allocated"), "{stderr}");
 }
+
+/// Zukou #1 (tests/data/zukou.tsv): a mate in 69 whose proof takes a few million nodes.
+pub const ZUKOU1: &str = "1pG1B4/Gs+P6/pP7/n1ls5/3k5/nL4+r1b/1+p1p+R4/1S7/2N6 b SP2gn2l11p 1";
+
+/// `--progress` with stderr not a terminal (a log file): status lines at the interval asked for,
+/// each with the nodes, the speed, the table's fill, what garbage collection freed (a 1 MiB table
+/// fills) and the root's numbers; the answer on stdout as without them. Without `--progress`, a log gets
+/// no status at all.
+#[test]
+fn solve_progress_prints_status_lines_without_a_terminal() {
+    let args = [
+        "solve",
+        "--hash-mb",
+        "1",
+        "--nodes",
+        "3000000",
+        "--pv",
+        "none",
+        ZUKOU1,
+    ];
+    let with: Vec<&str> = args
+        .iter()
+        .copied()
+        .chain(["--progress", "--progress-every", "0.05"])
+        .collect();
+    let out = kanju(&with, "");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let lines: Vec<&str> = stderr
+        .lines()
+        .filter(|l| l.starts_with("kanju: ["))
+        .collect();
+    assert!(lines.len() >= 2, "{stderr}");
+    for l in &lines {
+        assert!(l.contains(" nodes, ") && l.contains("/s, table "), "{l}");
+    }
+    assert!(lines.iter().any(|l| l.contains("GCs freed ")), "{stderr}");
+    assert!(lines.iter().any(|l| l.contains("root pn ")), "{stderr}");
+    // Within the node limit on a table this small, no answer: `timeout`, as without the status.
+    assert_eq!(stdout_lines(&out), ["timeout"], "{out:?}");
+    let out = kanju(&args, "");
+    assert!(!String::from_utf8_lossy(&out.stderr).contains("kanju: ["));
+    let out = kanju(&["solve", "--progress-every", "0", MATE1], "");
+    assert!(!out.status.success(), "an interval of 0 s is refused");
+}

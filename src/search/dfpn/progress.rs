@@ -32,6 +32,7 @@ impl Searcher<'_> {
             root_dn: self.report.root_numbers.1,
             max_ply: self.depth.max_ply,
             gc_count: self.tt().gc_count(),
+            gc_freed: self.tt().gc_freed(),
             score_mate: None,
         }
     }

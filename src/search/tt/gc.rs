@@ -36,6 +36,7 @@ impl Table {
             bound += 1;
         }
         let limit = if bound >= 64 { u64::MAX } else { 1u64 << bound };
+        let mut total = 0;
         for c in self.clusters.iter() {
             let c = c.lock();
             let mut freed = 0;
@@ -46,7 +47,9 @@ impl Table {
                 }
             }
             self.release(freed);
+            total += freed as u64;
         }
+        self.gc_freed.fetch_add(total, Ordering::Relaxed);
         // A table whose clusters were all written is cleared by a fill anyway.
         self.forget_dirty();
         self.collecting.store(false, Ordering::Release);
