@@ -5,6 +5,7 @@
 
 pub mod batch;
 pub mod bench;
+pub mod check;
 pub mod json;
 pub mod kif;
 pub mod notation;

@@ -67,7 +67,7 @@ pub fn parse_problems(text: &str) -> Vec<Result<Problem, String>> {
         .collect()
 }
 
-fn parse_row(line: &str) -> Result<Problem, String> {
+pub fn parse_row(line: &str) -> Result<Problem, String> {
     let cols: Vec<&str> = line.split('\t').collect();
     let [id, sfen, expected, ..] = cols[..] else {
         return Err("expected at least 3 tab-separated columns (id, sfen, expected)".into());

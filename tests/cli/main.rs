@@ -7,6 +7,7 @@
 
 mod batch;
 mod bench;
+mod check;
 mod notation;
 mod solve;
 

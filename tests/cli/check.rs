@@ -1,0 +1,63 @@
+//! `kanju check`: the composer's report, from arguments, a problem file and stdin.
+
+use super::*;
+
+const SOUND3: &str = "9/8k/9/7RG/9/9/9/9/9 b r2b3g4s4n4l18p 1";
+const FLAWED3: &str = "9/8k/9/7RG/9/9/9/9/9 b Sr2b3g3s4n4l18p 1";
+
+#[test]
+fn check_reports_each_problem_in_order() {
+    let out = kanju(&["check", "--hash-mb", "16", SOUND3, FLAWED3, NOMATE], "");
+    assert!(out.status.success(), "{out:?}");
+    let text = String::from_utf8_lossy(&out.stdout);
+    let heads: Vec<&str> = text.lines().filter(|l| !l.starts_with("  ")).collect();
+    assert_eq!(
+        heads,
+        [
+            format!("{SOUND3}: sound"),
+            format!("{FLAWED3}: flaws found: 余詰 ×3, 最終手余詰, 駒余り"),
+            format!("{NOMATE}: no mate"),
+        ]
+    );
+    assert!(
+        text.contains("  余詰: at ply 1 S*1c also mates in 3\n"),
+        "{text}"
+    );
+    assert!(text.contains("  not checked: "), "{text}");
+}
+
+#[test]
+fn check_reads_records_from_a_file_and_writes_json() {
+    let dir = std::env::temp_dir().join(format!("kanju-check-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("works.tsv");
+    std::fs::write(
+        &file,
+        format!("# id\tsfen\texpected\nw1\t{SOUND3}\tmate:3\nw2\t{SOUND3}\tmate:5\n"),
+    )
+    .unwrap();
+    let out = kanju(&["check", "--json", "-j", "2", file.to_str().unwrap()], "");
+    let _ = std::fs::remove_dir_all(&dir);
+    let lines = stdout_lines(&out);
+    assert_eq!(lines.len(), 2, "{out:?}");
+    assert!(lines[0].starts_with(r#"{"problem":"w1","verdict":"mate","summary":"sound""#));
+    assert!(
+        lines[1].contains(r#""summary":"flaws found: 早詰""#),
+        "{}",
+        lines[1]
+    );
+    assert!(
+        lines[1].contains(r#""kind":"shorter_than_record""#),
+        "{}",
+        lines[1]
+    );
+    // From stdin, one problem per line; a broken one is an error report and exit status 1.
+    let out = kanju(
+        &["check", "--length", "3"],
+        &format!("{SOUND3}\nnot a position\n"),
+    );
+    assert_eq!(out.status.code(), Some(1));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.starts_with(&format!("{SOUND3}: sound\n")), "{text}");
+    assert!(text.contains("not a position: error: "), "{text}");
+}
