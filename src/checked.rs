@@ -53,6 +53,8 @@ pub struct Report {
     /// For a mate: the plies within which it is proven (`SolveResult::mate_bound`), what a `score
     /// mate` may claim.
     pub mate_bound: Option<u32>,
+    /// `mate_bound` is the proven minimax length (`SolveResult::mate_bound_exact`).
+    pub mate_bound_exact: bool,
     /// Table entries the search placed (`SolveResult::entries`).
     pub entries: u64,
     /// Threads that searched the proof (`SolveResult::threads`; 0 when no search ran).
@@ -76,6 +78,7 @@ impl Report {
             alternatives: None,
             canonical_length: None,
             mate_bound: None,
+            mate_bound_exact: false,
             entries: 0,
             threads: 0,
             defends: false,
@@ -338,6 +341,7 @@ impl CheckedSolver {
                 alternatives: r.alternatives,
                 canonical_length: r.canonical_length,
                 mate_bound: r.mate_bound,
+                mate_bound_exact: r.mate_bound_exact,
                 entries: r.entries,
                 threads: r.threads,
                 defends: r.defends,

@@ -490,6 +490,7 @@ mod tests {
             alternatives: None,
             canonical_length: None,
             mate_bound: None,
+            mate_bound_exact: false,
             entries: nodes / 2,
             threads: 1,
             defends: false,

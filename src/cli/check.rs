@@ -66,7 +66,8 @@ pub enum Flaw {
     },
     /// 早詰: a forced mate within `within` plies, fewer than the record's `record`.
     ShorterThanRecord { within: u32, record: usize },
-    /// No mate within the record's `record` plies: every forced mate takes `exact` plies.
+    /// No mate within the record's `record` plies: the shortest forced mate takes `exact` plies
+    /// against the longest defence (and the composer's line is longer than the record too).
     LongerThanRecord { exact: usize, record: usize },
     /// 駒余り: the attacker still holds `hand` when the line ends.
     PiecesLeft { hand: Hand },
@@ -80,8 +81,11 @@ pub struct CheckReport {
     pub verdict: Verdict,
     /// The composer's line (verified), empty unless `Mate`.
     pub line: Vec<Move>,
-    /// The line's length is proven to be the canonical length.
+    /// The line's length is proven: the canonical minimax length.
     pub exact: bool,
+    /// The line takes a defence shorter than the longest, as the composers' ranking prefers (no
+    /// 駒余り after it); the longest defence is mated in this many plies (proven).
+    pub ranked_below: Option<u32>,
     /// The recorded length compared against, if any.
     pub record: Option<usize>,
     pub flaws: Vec<Flaw>,
@@ -108,6 +112,7 @@ pub fn composer_report(
         verdict: Verdict::Undecided,
         line: vec![],
         exact: false,
+        ranked_below: None,
         record,
         flaws: vec![],
         undecided: vec![],
@@ -132,13 +137,22 @@ pub fn composer_report(
     };
     out.verdict = Verdict::Mate;
     out.line = line.clone();
-    out.exact = report.exact;
     let len = line.len();
-    if !report.exact {
-        out.undecided.push(format!(
+    // The length is proven when the line is exact, or when it is as long as the proven minimax
+    // length (the composers' ranking chose among defences that long). A ranked line shorter than
+    // that takes a defence the ranking prefers (no 駒余り after it): `ranked_below`.
+    match (report.exact, report.mate_bound) {
+        (true, _) => out.exact = true,
+        (false, Some(b)) if report.mate_bound_exact => {
+            out.exact = b as usize == len;
+            if !out.exact {
+                out.ranked_below = Some(b);
+            }
+        }
+        (false, b) => out.undecided.push(format!(
             "whether {len} plies is the shortest mate (proven within {})",
-            report.mate_bound.map_or(len as u32, |b| b)
-        ));
+            b.unwrap_or(len as u32)
+        )),
     }
     // 余詰 along the line. `last`: the alternative replaces the line's final move (最終手余詰).
     match &report.alternatives {
@@ -158,22 +172,26 @@ pub fn composer_report(
         }
         None => out.undecided.push("other mating moves (not tested)".into()),
     }
-    // 早詰 against the record: the proof's bound is a forced mate whatever the line shows.
+    // Against the record. The proof's bound is a forced mate whatever the line shows: a record above
+    // it is 早詰. A record below the line is refuted only when the bound is the proven minimax
+    // length and the line is longer than the record too (the composers' ranking may take a defence
+    // shorter than the longest, and a record that follows it is no flaw).
     if let Some(record) = record {
-        let bound = report.mate_bound.unwrap_or(len as u32);
-        if (bound as usize) < record {
+        let bound = report.mate_bound.unwrap_or(len as u32) as usize;
+        if bound < record {
             out.flaws.push(Flaw::ShorterThanRecord {
-                within: bound,
+                within: bound as u32,
                 record,
             });
         } else if len > record {
-            if report.exact {
-                out.flaws
-                    .push(Flaw::LongerThanRecord { exact: len, record });
+            if report.mate_bound_exact {
+                out.flaws.push(Flaw::LongerThanRecord {
+                    exact: bound,
+                    record,
+                });
             } else {
-                out.undecided.push(format!(
-                    "whether a mate within the record's {record} plies exists"
-                ));
+                out.undecided
+                    .push(format!("whether a mate within the record's {record} plies exists"));
             }
         }
     }
@@ -292,6 +310,8 @@ pub struct CheckRecord<'a> {
     pub summary: String,
     pub length: Option<usize>,
     pub exact: bool,
+    /// The longest defence's proven length when the composers' ranking chose a shorter one.
+    pub ranked_below: Option<u32>,
     pub record: Option<usize>,
     pub pv: Vec<String>,
     pub flaws: Vec<FlawRecord>,
@@ -329,6 +349,7 @@ impl CheckReport {
             summary: self.summary(),
             length: mate.then_some(self.line.len()),
             exact: self.exact,
+            ranked_below: self.ranked_below,
             record: self.record,
             pv: self.line.iter().map(|m| m.to_usi()).collect(),
             flaws: self
@@ -412,6 +433,7 @@ pub fn check_problem(
                 verdict: Verdict::Error(e),
                 line: vec![],
                 exact: false,
+                ranked_below: None,
                 record,
                 flaws: vec![],
                 undecided: vec![],

@@ -119,6 +119,7 @@ mod tests {
             alternatives: None,
             canonical_length: None,
             mate_bound: None,
+            mate_bound_exact: false,
             entries: 6,
             threads: 1,
             defends: false,

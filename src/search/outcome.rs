@@ -74,6 +74,10 @@ pub struct SolveResult {
     /// longest reply), so a `score mate` claims this number, never the shorter line's length. `None`
     /// when no bound is known (the root's table entry was lost before the line was read).
     pub mate_bound: Option<u32>,
+    /// `mate_bound` is proven to be the minimax length (of the canonical game with `Futile::Skip`):
+    /// no mate within fewer plies against every defence. The line may still be shorter (the
+    /// composers' ranking may take a shorter defence).
+    pub mate_bound_exact: bool,
     /// Table entries this solve placed (new positions or results, not updates in place; the table is
     /// not cleared between solves, so this counts only what the solve added).
     pub entries: u64,

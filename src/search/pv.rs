@@ -132,6 +132,9 @@ pub struct Line {
     /// that is not exact may be shorter than the minimax (its defender need not take the longest
     /// reply): only this bound may be claimed ("mate in `bound` or less").
     pub bound: Option<u32>,
+    /// `bound` is proven to be the minimax length (the line itself may be shorter: a ranked line, or
+    /// a walk that could not read the whole line).
+    pub bound_exact: bool,
     /// The composers' ranking changed the canonical line (`canonical/ranking.rs`): its length is the
     /// composers' as far as the pass's tests saw, not a proven minimax length.
     pub ranked: bool,
@@ -194,6 +197,7 @@ fn refine(
     if level == PvLevel::None || !root.is_proven() {
         return Line {
             ranked: false,
+            bound_exact: false,
             moves: first,
             exact: false,
             bound: root.is_proven().then_some(u32::from(root.len)),
@@ -214,6 +218,7 @@ fn refine(
 
 /// Reads the line of `bound` plies (exact or not), keeping `best` if that fails.
 pub fn final_walk(s: &mut Searcher, bound: u32, mut exact: bool, mut best: Vec<Move>) -> Line {
+    let bound_exact = exact;
     log::debug!("pv: walk from nodes {}", s.stats.nodes);
     s.budget_for_reading();
     match walk(s, bound, exact, true) {
@@ -228,6 +233,7 @@ pub fn final_walk(s: &mut Searcher, bound: u32, mut exact: bool, mut best: Vec<M
     let exact = exact && best.len() as u32 == bound;
     Line {
         ranked: false,
+        bound_exact,
         moves: best,
         exact,
         bound: Some(bound),

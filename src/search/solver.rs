@@ -264,6 +264,7 @@ impl Solver {
             alternatives: answer.alternatives,
             canonical_length: answer.canonical_length,
             mate_bound: answer.mate_bound,
+            mate_bound_exact: answer.mate_bound_exact,
             entries: self.tt.entries_written().saturating_sub(written_before),
             inferior_cuts: stats.inferior_cuts,
             pump_children: stats.pump_children,
@@ -292,6 +293,7 @@ struct Answer {
     alternatives: Option<Alternatives>,
     canonical_length: Option<u32>,
     mate_bound: Option<u32>,
+    mate_bound_exact: bool,
     other_lines: Vec<OtherLine>,
 }
 
@@ -305,6 +307,7 @@ impl Answer {
             alternatives: None,
             canonical_length: None,
             mate_bound: None,
+            mate_bound_exact: false,
             other_lines: vec![],
         }
     }
@@ -365,6 +368,7 @@ fn mate_answer(
         // defender need not take the longest reply), so with no recorded bound (the root's entry
         // lost) nothing is claimed.
         mate_bound: line.bound.map(|b| b.max(line.moves.len() as u32)),
+        mate_bound_exact: line.bound_exact,
         other_lines: vec![],
     };
     if settings.level == PvLevel::MinLength && !a.exact {
@@ -383,6 +387,7 @@ fn mate_answer(
                 // The canonical game's bound: the line's own length, or more for a line the
                 // composers' ranking chose (it may take a defence shorter than the longest).
                 a.mate_bound = c.bound.map(|b| b.max(c.moves.len() as u32));
+                a.mate_bound_exact = c.bound_exact;
                 a.exact = c.exact;
                 // `canonical_line` returns only lines of the proven bound's length, or lines the
                 // composers' ranking chose.
@@ -410,6 +415,8 @@ fn mate_answer(
             }
             _ => {
                 a.exact = false;
+                // The strict bound bounds the canonical length, but is not it.
+                a.mate_bound_exact = false;
                 a.note = Some(
                     "the canonical line (futile interpositions skipped) was not found in time; the line counts every interposition".into(),
                 );
