@@ -190,8 +190,9 @@ pub fn composer_report(
                     record,
                 });
             } else {
-                out.undecided
-                    .push(format!("whether a mate within the record's {record} plies exists"));
+                out.undecided.push(format!(
+                    "whether a mate within the record's {record} plies exists"
+                ));
             }
         }
     }
