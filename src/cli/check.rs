@@ -23,7 +23,7 @@ use super::solve::limits_from_ms;
 use super::status::StatusLines;
 use crate::checked::{Answer, CheckedSolver, Report, read_problem, usi_moves};
 use crate::position::{Hand, Move, Position};
-use crate::search::{Futile, PvLevel};
+use crate::search::{Futile, PvLevel, SearchConfig};
 use serde::Serialize;
 use std::io::{self, BufRead, Write};
 
@@ -423,6 +423,14 @@ pub fn check_problem(
     let (name, sfen, record) = split_problem(text, opts.length);
     solver.set_futile(Futile::Skip);
     solver.set_pv_level(PvLevel::MinLength);
+    // The phases after the proof without their node budgets (a share of the proof's nodes, which
+    // `solve` keeps so that a line comes back soon): a composer wants the canonical length proven,
+    // and the time limit bounds the check. On Zukou #3 the canonical length is proven in 11 M
+    // nodes where the budgets stop at 0.7 M with it unproven (docs/benchmarks.md, *kanju check*).
+    solver.set_config(SearchConfig {
+        phase_budget_pct: 0,
+        ..SearchConfig::default()
+    });
     solver.set_check_alternatives(true);
     solver.set_threads(opts.threads);
     let limits = limits_from_ms(opts.time_ms, opts.nodes);
