@@ -133,23 +133,39 @@ pub(super) const GC_TRIGGER: usize = 900;
 /// ... and frees the least valuable entries until about this share is.
 pub(super) const GC_TARGET: usize = 600;
 
+/// Shards of the table's counters: cluster `i` counts in shard `i % SHARDS`.
+const SHARDS: usize = 16;
+
+/// The counters every store of a new entry updates, one set per shard of clusters, each on its own
+/// cache line. One pair for the whole table was written by every store of every thread, and the
+/// line bouncing between cores cost a parallel search much of its second thread (docs/benchmarks.md,
+/// *Threads*); stores of two threads now meet on a shard's line once in `SHARDS` stores. Garbage
+/// collection starts when one shard is past its trigger: clusters are chosen by hash, so the shards
+/// fill alike (a shard of a 1 MiB table holds over a thousand slots).
+#[derive(Default)]
+#[repr(align(64))]
+struct Counts {
+    /// Slots in use.
+    used: AtomicUsize,
+    /// Entries placed since the last clear (a new position or result, not an update in place): the
+    /// size of the tree the search built, for the ablation table (docs/benchmarks.md, *Ablation*).
+    written: AtomicU64,
+}
+
 /// The table every searcher of a solve shares: all its methods but `clear` and `populate` take
 /// `&self`, and any number of threads may call them at once (`cluster.rs` has the locking and why no
 /// result is read torn). The counters are atomics updated with relaxed order: each is exact once the
 /// searches have stopped, and only steers (garbage collection, `hashfull`) while they run.
 pub struct Table {
     clusters: Clusters,
-    /// Slots in use.
-    used: AtomicUsize,
+    /// Slots in use and entries placed, counted per shard of clusters (`Counts`).
+    counts: Box<[Counts]>,
     /// Garbage collections run since the last clear.
     gcs: AtomicU64,
     /// Entries those collections freed.
     gc_freed: AtomicU64,
     /// A garbage collection is running (`collect`).
     collecting: AtomicBool,
-    /// Entries placed since the last clear (a new position or result, not an update in place): the
-    /// size of the tree the search built, for the ablation table (docs/benchmarks.md, *Ablation*).
-    written: AtomicU64,
     /// The clusters written since the last clear, while they are few: the first `dirty_len` slots of
     /// `dirty` (more than `DIRTY_MAX` of them: the list has overflowed). Clearing after a short
     /// problem then resets a few clusters, not the whole table (filling a large table costs many
@@ -217,11 +233,10 @@ impl Table {
         }
         Table {
             clusters,
-            used: AtomicUsize::new(0),
+            counts: (0..SHARDS).map(|_| Counts::default()).collect(),
             gcs: AtomicU64::new(0),
             gc_freed: AtomicU64::new(0),
             collecting: AtomicBool::new(false),
-            written: AtomicU64::new(0),
             dirty: (0..DIRTY_MAX).map(|_| AtomicU32::new(0)).collect(),
             dirty_len: AtomicUsize::new(0),
             phases: AtomicU64::new(0),
@@ -262,10 +277,12 @@ impl Table {
             }
         }
         self.dirty_len.store(0, Ordering::Relaxed);
-        self.used.store(0, Ordering::Relaxed);
+        for c in self.counts.iter() {
+            c.used.store(0, Ordering::Relaxed);
+            c.written.store(0, Ordering::Relaxed);
+        }
         self.gcs.store(0, Ordering::Relaxed);
         self.gc_freed.store(0, Ordering::Relaxed);
-        self.written.store(0, Ordering::Relaxed);
         self.phases.store(0, Ordering::Relaxed);
     }
 
@@ -295,21 +312,46 @@ impl Table {
         self.dirty_len.store(DIRTY_MAX + 1, Ordering::Relaxed);
     }
 
-    /// Notes that `n` slots were freed.
+    /// Notes that `n` slots of cluster `idx` were freed.
     #[inline(always)]
-    fn release(&self, n: usize) {
+    fn release(&self, idx: usize, n: usize) {
         if n > 0 {
-            self.used.fetch_sub(n, Ordering::Relaxed);
+            self.counts[idx % SHARDS]
+                .used
+                .fetch_sub(n, Ordering::Relaxed);
         }
+    }
+
+    /// Notes that an entry was placed in a free slot of cluster `idx`; true when its shard is past
+    /// the garbage collection's trigger (`GC_TRIGGER`).
+    #[inline(always)]
+    fn place(&self, idx: usize) -> bool {
+        let c = &self.counts[idx % SHARDS];
+        let used = c.used.fetch_add(1, Ordering::Relaxed) + 1;
+        c.written.fetch_add(1, Ordering::Relaxed);
+        used * 1000 >= self.shard_capacity(idx % SHARDS) * GC_TRIGGER
     }
 
     fn capacity(&self) -> usize {
         self.clusters.len() * CLUSTER
     }
 
+    /// The slots of shard `s`: clusters `s`, `s + SHARDS`, `s + 2·SHARDS`, …
+    fn shard_capacity(&self, s: usize) -> usize {
+        self.clusters.len().saturating_sub(s).div_ceil(SHARDS) * CLUSTER
+    }
+
+    /// Slots in use (the sum of the shards': exact once the searches have stopped).
+    fn used(&self) -> usize {
+        self.counts
+            .iter()
+            .map(|c| c.used.load(Ordering::Relaxed))
+            .sum()
+    }
+
     /// Occupancy in per mille.
     pub fn hashfull(&self) -> u32 {
-        let used = self.used.load(Ordering::Relaxed);
+        let used = self.used();
         ((used as u128 * 1000) / self.capacity() as u128) as u32
     }
 
@@ -325,7 +367,10 @@ impl Table {
 
     /// Entries placed since the last clear (updates in place not counted).
     pub fn entries_written(&self) -> u64 {
-        self.written.load(Ordering::Relaxed)
+        self.counts
+            .iter()
+            .map(|c| c.written.load(Ordering::Relaxed))
+            .sum()
     }
 
     #[inline(always)]

@@ -24,8 +24,7 @@ impl Table {
             }
         }
         let to_free = self
-            .used
-            .load(Ordering::Relaxed)
+            .used()
             .saturating_sub(self.capacity() * GC_TARGET / 1000)
             .max(1);
         // The smallest bucket bound whose entries, with all below it, make up the entries to free.
@@ -37,7 +36,7 @@ impl Table {
         }
         let limit = if bound >= 64 { u64::MAX } else { 1u64 << bound };
         let mut total = 0;
-        for c in self.clusters.iter() {
+        for (idx, c) in self.clusters.iter().enumerate() {
             let c = c.lock();
             let mut freed = 0;
             for i in 0..CLUSTER {
@@ -46,7 +45,7 @@ impl Table {
                     freed += 1;
                 }
             }
-            self.release(freed);
+            self.release(idx, freed);
             total += freed as u64;
         }
         self.gc_freed.fetch_add(total, Ordering::Relaxed);
@@ -57,7 +56,7 @@ impl Table {
 
     /// Frees every disproof resting on the depth limit (when the limit is raised they no longer hold).
     pub fn purge_depth_cuts(&self) {
-        for c in self.clusters.iter() {
+        for (idx, c) in self.clusters.iter().enumerate() {
             let c = c.lock();
             let mut freed = 0;
             for i in 0..CLUSTER {
@@ -66,7 +65,7 @@ impl Table {
                     freed += 1;
                 }
             }
-            self.release(freed);
+            self.release(idx, freed);
         }
     }
 }

@@ -2,9 +2,8 @@
 
 use super::cluster::{CLUSTER, Locked, slot_key};
 use super::entry::{Entry, FLAG_BOUNDED, FLAG_OR};
-use super::{GC_TRIGGER, Record, Table, UNBOUNDED};
+use super::{Record, Table, UNBOUNDED};
 use crate::search::loops::Dependence;
-use std::sync::atomic::Ordering;
 
 impl Table {
     /// Stores a result for the position with board key `key`. Entries made redundant by a new proof or
@@ -83,10 +82,10 @@ impl Table {
                 return;
             }
             c.set_entry(i, &new);
-            self.release(Self::free_decided(&c, key, &new));
+            self.release(idx, Self::free_decided(&c, key, &new));
             return;
         }
-        self.release(Self::free_decided(&c, key, &new));
+        self.release(idx, Self::free_decided(&c, key, &new));
         if c.is_empty() {
             self.mark_dirty(idx);
         }
@@ -97,15 +96,14 @@ impl Table {
                 let i = (0..CLUSTER)
                     .min_by_key(|&i| c.entry(i).value())
                     .expect("clusters are non-empty");
-                self.release(1);
+                self.release(idx, 1);
                 i
             }
         };
-        let used = self.used.fetch_add(1, Ordering::Relaxed) + 1;
-        self.written.fetch_add(1, Ordering::Relaxed);
+        let full = self.place(idx);
         c.set(i, key, &new);
         drop(c);
-        if used * 1000 >= self.capacity() * GC_TRIGGER {
+        if full {
             self.collect();
         }
     }

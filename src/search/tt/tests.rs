@@ -138,12 +138,12 @@ fn bounded_entries_answer_bounded_questions_only() {
     // A wider disproof replaces the estimates it decides; a proof frees those it decides.
     t.store(4, &bounded(hand(0, 1), INF, 0, 15, 15));
     assert!(t.probe(4, hand(0, 1), 0, 13).is_disproven());
-    let used = t.used.load(Ordering::Relaxed);
+    let used = t.used();
     t.store(5, &bounded(hand(0, 1), 40, 50, 0, 13).clone_estimate());
     let mut p5 = rec(hand(0, 1), 0, INF, 10);
     p5.len = 11;
     t.store(5, &p5);
-    assert_eq!(t.used.load(Ordering::Relaxed), used + 1);
+    assert_eq!(t.used(), used + 1);
     assert!(t.probe(5, hand(0, 1), 0, 13).is_proven());
 }
 
@@ -216,13 +216,13 @@ fn full_cluster_replaces_the_cheapest() {
         t.store(11, &rec(hand(p, 0), 3 * UNIT, 3 * UNIT, p as u32 + 1));
     }
     // One cluster's worth are live; the most searched ones survive, the cheapest went.
-    assert_eq!(t.used.load(Ordering::Relaxed), CLUSTER);
+    assert_eq!(t.used(), CLUSTER);
     assert!(t.probe(11, hand(19, 0), 0, UNBOUNDED).found);
     assert!(!t.probe(11, hand(0, 0), 0, UNBOUNDED).found);
     // A proof frees what it subsumes.
     t.store(11, &rec(hand(0, 0), 0, INF, 1));
     assert!(t.probe(11, hand(5, 0), 0, UNBOUNDED).is_proven());
-    assert_eq!(t.used.load(Ordering::Relaxed), 1);
+    assert_eq!(t.used(), 1);
 }
 
 /// Filling a tiny table past the trigger collects garbage, keeps the valuable entries and leaves
@@ -390,5 +390,5 @@ fn threads_share_one_table() {
         .iter()
         .map(|c| c.keys().iter().filter(|&&k| k != 0).count())
         .sum();
-    assert_eq!(t.used.load(Ordering::Relaxed), in_use);
+    assert_eq!(t.used(), in_use);
 }
