@@ -90,12 +90,10 @@ impl Searcher<'_> {
     /// chains the only active drop is the head of the drop chain, so keeping it holds back no other.)
     /// Such a middle interposition is usually taken by the checker with a piece gained, and it is
     /// rarely the refutation; counted beside the real defences it only makes the node look harder.
-    /// Before the drop is deferred, the first member behind it on a square the defender guards is
-    /// released as a chain of its own (`release_guarded_drop`).
     /// Returns whether a drop was deferred (the caller recomputes the node's numbers). Sound as every
     /// chain: the node is proven only when every member of every chain is, the deferred drops
     /// included, and it is refuted by any refuted active child.
-    pub fn defer_unguarded_drop(&mut self, base: usize, end: usize, ply: u32, path: u64) -> bool {
+    pub fn defer_unguarded_drop(&mut self, base: usize, end: usize) -> bool {
         let defender = self.attacker().flip();
         let occ = self.pos.occupied();
         let Some(d) = (base..end).find(|&i| {
@@ -112,43 +110,9 @@ impl Searcher<'_> {
             // stays. A tie defers it (new children often tie on their first numbers).
             return false;
         }
-        self.release_guarded_drop(d, ply, path);
         self.children.chain_behind(d, t);
         self.stats.deferred_drops += 1;
         true
-    }
-
-    /// Cuts the drop chain behind `d` (a drop about to be deferred) before its first member on a
-    /// square the defender guards; that member becomes an active chain head of its own (probed, its
-    /// chain advanced past solved members), the members behind it stay behind it. A guarded
-    /// interposition is a real defence (the checker cannot simply take it), so it must not wait
-    /// behind an unguarded drop that is itself waiting: the deferred drop is never searched while it
-    /// waits, never stalls (`split_stalled_drops`), and the guarded one behind it would never be
-    /// looked at. Zukou #69's derived no-mate (`tests/problems/search.rs`) was refuted by such a drop,
-    /// S*4i, unseen for 29 M nodes; released, it is decided in 1.3 M.
-    ///
-    /// Sound as every split of a chain: each member is still in exactly one chain, so the node is
-    /// proven only when every member of every chain is, and refuted by any refuted active child.
-    fn release_guarded_drop(&mut self, d: usize, ply: u32, path: u64) {
-        let defender = self.attacker().flip();
-        let occ = self.pos.occupied();
-        let mut last = d;
-        loop {
-            let n = self.children[last].next;
-            if n == NO_NEXT {
-                return;
-            }
-            let n = n as usize;
-            let to = self.children[n].mv.to();
-            if !self.pos.attackers_to(defender, to, occ).is_empty() {
-                self.children[last].next = NO_NEXT;
-                self.children[n].active = true;
-                self.probe_child(n, false, ply, path);
-                self.advance_chain(n, false, ply, path);
-                return;
-            }
-            last = n;
-        }
     }
 }
 

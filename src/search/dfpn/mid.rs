@@ -91,7 +91,7 @@ impl Searcher<'_> {
 
         let (mut pn, mut dn);
         loop {
-            if defer_drops && self.defer_unguarded_drop(base, end, ply, path) {
+            if defer_drops && self.defer_unguarded_drop(base, end) {
                 continue;
             }
             // Over the active children: `pick` the minimised side (pn at OR nodes; its smallest, `lo`,
