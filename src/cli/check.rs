@@ -107,18 +107,9 @@ pub fn composer_report(
     report: &Report,
     record: Option<usize>,
 ) -> CheckReport {
-    let mut out = CheckReport {
-        name: name.to_string(),
-        verdict: Verdict::Undecided,
-        line: vec![],
-        exact: false,
-        ranked_below: None,
-        record,
-        flaws: vec![],
-        undecided: vec![],
-        nodes: report.nodes,
-        elapsed_ms: report.elapsed.as_millis() as u64,
-    };
+    let mut out = CheckReport::empty(name, Verdict::Undecided, record);
+    out.nodes = report.nodes;
+    out.elapsed_ms = report.elapsed.as_millis() as u64;
     let line = match &report.answer {
         Answer::Mate(line) => line,
         Answer::NoMate => {
@@ -215,6 +206,22 @@ pub fn composer_report(
 }
 
 impl CheckReport {
+    /// A report with `verdict` and nothing else found yet.
+    fn empty(name: &str, verdict: Verdict, record: Option<usize>) -> CheckReport {
+        CheckReport {
+            name: name.to_string(),
+            verdict,
+            line: vec![],
+            exact: false,
+            ranked_below: None,
+            record,
+            flaws: vec![],
+            undecided: vec![],
+            nodes: 0,
+            elapsed_ms: 0,
+        }
+    }
+
     /// The one line a composer reads first.
     pub fn summary(&self) -> String {
         // Each kind of flaw once, with how many there are: `余詰 ×2, 駒余り`.
@@ -437,19 +444,7 @@ pub fn check_problem(
     let root = match read_problem(&sfen) {
         Ok(root) => root,
         Err(e) => {
-            let report = CheckReport {
-                name,
-                verdict: Verdict::Error(e),
-                line: vec![],
-                exact: false,
-                ranked_below: None,
-                record,
-                flaws: vec![],
-                undecided: vec![],
-                nodes: 0,
-                elapsed_ms: 0,
-            };
-            return report;
+            return CheckReport::empty(&name, Verdict::Error(e), record);
         }
     };
     solver.clear();
