@@ -484,17 +484,9 @@ mod tests {
         let report = |elapsed, nodes| Report {
             answer: Answer::NoMate,
             nodes,
-            elapsed,
-            note: None,
-            exact: false,
-            alternatives: None,
-            canonical_length: None,
-            mate_bound: None,
-            mate_bound_exact: false,
             entries: nodes / 2,
             threads: 1,
-            defends: false,
-            other_lines: vec![],
+            ..Report::error(String::new(), elapsed)
         };
         let mut t = Totals::default();
         assert_eq!(t.median_solved_time(), None);

@@ -113,17 +113,9 @@ mod tests {
         Report {
             answer,
             nodes: 12,
-            elapsed: Duration::from_millis(3),
-            note: None,
-            exact: false,
-            alternatives: None,
-            canonical_length: None,
-            mate_bound: None,
-            mate_bound_exact: false,
             entries: 6,
             threads: 1,
-            defends: false,
-            other_lines: vec![],
+            ..Report::error(String::new(), Duration::from_millis(3))
         }
     }
 
