@@ -3,9 +3,9 @@
 //! the table sizes a front end may ask for.
 
 use crate::position::{Move, Position};
-use crate::search::Alternatives;
 use crate::search::Futile;
 use crate::search::tt::machine_memory_mb;
+use crate::search::{Alternatives, Variations};
 use crate::search::{
     MateOutcome, OtherLine, PvLevel, SearchInfo, SearchLimits, Solver, root_role,
     verify_line_in_check_by, verify_mate_line, verify_mate_line_by,
@@ -48,6 +48,8 @@ pub struct Report {
     pub exact: bool,
     /// Other mating moves along the line, when asked for (`set_check_alternatives`).
     pub alternatives: Option<Alternatives>,
+    /// The defender's other replies along the line, when asked for (`set_check_variations`).
+    pub variations: Option<Variations>,
     /// With futile interpositions skipped: the canonical length (the line printed is that long).
     pub canonical_length: Option<u32>,
     /// For a mate: the plies within which it is proven (`SolveResult::mate_bound`), what a `score
@@ -76,6 +78,7 @@ impl Report {
             note: None,
             exact: false,
             alternatives: None,
+            variations: None,
             canonical_length: None,
             mate_bound: None,
             mate_bound_exact: false,
@@ -279,6 +282,10 @@ impl CheckedSolver {
         self.solver.set_check_alternatives(on);
     }
 
+    pub fn set_check_variations(&mut self, on: bool) {
+        self.solver.set_check_variations(on);
+    }
+
     /// Whether futile interpositions count (kept across `ensure_size`).
     pub fn set_futile(&mut self, futile: Futile) {
         self.solver.set_futile(futile);
@@ -339,6 +346,7 @@ impl CheckedSolver {
                 note: r.note,
                 exact: r.exact,
                 alternatives: r.alternatives,
+                variations: r.variations,
                 canonical_length: r.canonical_length,
                 mate_bound: r.mate_bound,
                 mate_bound_exact: r.mate_bound_exact,

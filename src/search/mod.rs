@@ -49,7 +49,7 @@ pub use canonical::Futile;
 pub use config::SearchConfig;
 pub use outcome::{
     Alternative, Alternatives, MateOutcome, OtherLine, SearchInfo, SearchLimits, SolveError,
-    SolveResult,
+    SolveResult, Variation, Variations,
 };
 pub use pv::PvLevel;
 pub use roles::{RootRole, root_role};

@@ -65,6 +65,9 @@ pub struct SolveResult {
     /// For a mate, when asked (`Solver::set_check_alternatives`): other attacker moves along the line
     /// that also mate within the plies left.
     pub alternatives: Option<Alternatives>,
+    /// For a mate, when asked (`Solver::set_check_variations`): the defender's other replies along
+    /// the line, each with its mate.
+    pub variations: Option<Variations>,
     /// For a mate with `Futile::Skip`: the canonical length (futile interpositions not counted), when
     /// the canonical line was found; the printed line is then that line.
     pub canonical_length: Option<u32>,
@@ -132,6 +135,34 @@ pub struct Alternative {
     /// Plies to mate after playing it from there (a proven length, at most the plies left; not
     /// always the shortest mate by that move).
     pub mate: u32,
+}
+
+/// A defender reply along the line other than the line's, with its own mate (`pv/variations.rs`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Variation {
+    /// The ply of the line's reply it replaces, counted from 1.
+    pub ply: u32,
+    pub reply: Move,
+    /// Plies to mate after the reply: the length of `line`, proven; the shortest if `exact`.
+    pub mate: u32,
+    pub exact: bool,
+    /// 変長: no mate within the plies the line has left after its own reply (a completed search).
+    pub longer: bool,
+    /// 変化別詰: the other first attacker moves after the reply that mate within `mate` (asked only
+    /// when `exact`; each `Alternative::ply` counted from the root).
+    pub others: Vec<Alternative>,
+    /// The variation's line after the reply (its moves from the reply's child).
+    pub line: Vec<Move>,
+}
+
+/// What the variations check found: every reply that counts, searched.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Variations {
+    pub found: Vec<Variation>,
+    /// Replies (ply from 1, move) whose questions their node cap stopped.
+    pub undecided: Vec<(u32, Move)>,
+    /// Every reply along the line was decided (false: a limit or `stop` cut the check short).
+    pub complete: bool,
 }
 
 /// What the check found.

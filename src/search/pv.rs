@@ -62,6 +62,7 @@ pub mod multipv;
 #[cfg(test)]
 mod tests;
 pub mod tighten;
+pub mod variations;
 pub mod walk;
 
 use crate::position::Move;

@@ -9,9 +9,10 @@ use super::dfpn::{RootResult, Searcher};
 use super::marks::Marks;
 use super::outcome::{
     Alternatives, MateOutcome, OtherLine, SearchInfo, SearchLimits, SolveError, SolveResult,
+    Variations,
 };
 use super::parallel;
-use super::pv::{self, PvLevel, alternatives, multipv};
+use super::pv::{self, PvLevel, alternatives, multipv, variations};
 use super::roles::{RootRole, root_role};
 use super::shared::{Problem, Shared};
 use super::tt;
@@ -28,6 +29,8 @@ pub struct SolverSettings {
     pub config: SearchConfig,
     pub pv_level: PvLevel,
     pub check_alternatives: bool,
+    /// After a mate, search the defender's other replies along the line (`pv/variations.rs`).
+    pub check_variations: bool,
     pub futile: Futile,
     /// Searchers of each search, one thread each (`parallel.rs`).
     pub threads: usize,
@@ -43,6 +46,7 @@ impl Default for SolverSettings {
             config: SearchConfig::default(),
             pv_level: PvLevel::default(),
             check_alternatives: false,
+            check_variations: false,
             futile: Futile::default(),
             threads: 1,
             root_and_if_checked: false,
@@ -139,6 +143,12 @@ impl Solver {
         self.settings.check_alternatives
     }
 
+    /// After a mate, search the defender's other replies along the line, each with its mate
+    /// (`SolveResult::variations`).
+    pub fn set_check_variations(&mut self, on: bool) {
+        self.settings.check_variations = on;
+    }
+
     /// Whether futile interpositions count as defences (`game/futile.rs`; default: they do).
     pub fn set_futile(&mut self, futile: Futile) {
         self.settings.futile = futile;
@@ -229,6 +239,7 @@ impl Solver {
             level: self.settings.pv_level,
             futile: self.settings.futile,
             check_alternatives: self.settings.check_alternatives,
+            check_variations: self.settings.check_variations,
             attacker,
         };
         let mut answer = answer(&mut s, root, result, &deepened, settings);
@@ -262,6 +273,7 @@ impl Solver {
             note: answer.note,
             exact: answer.exact,
             alternatives: answer.alternatives,
+            variations: answer.variations,
             canonical_length: answer.canonical_length,
             mate_bound: answer.mate_bound,
             mate_bound_exact: answer.mate_bound_exact,
@@ -281,6 +293,7 @@ struct Settings {
     level: PvLevel,
     futile: Futile,
     check_alternatives: bool,
+    check_variations: bool,
     /// Who attacks at the root (`roles.rs`).
     attacker: Color,
 }
@@ -291,6 +304,7 @@ struct Answer {
     note: Option<String>,
     exact: bool,
     alternatives: Option<Alternatives>,
+    variations: Option<Variations>,
     canonical_length: Option<u32>,
     mate_bound: Option<u32>,
     mate_bound_exact: bool,
@@ -305,6 +319,7 @@ impl Answer {
             note,
             exact: false,
             alternatives: None,
+            variations: None,
             canonical_length: None,
             mate_bound: None,
             mate_bound_exact: false,
@@ -362,6 +377,7 @@ fn mate_answer(
         note: None,
         exact: line.exact,
         alternatives: None,
+        variations: None,
         canonical_length: None,
         // A first line (`PvLevel::None`) may be longer than the root's recorded length: then the
         // bound holds all the more for its length. A line's own length bounds nothing (its
@@ -380,9 +396,12 @@ fn mate_answer(
         });
     }
     let mut moves = line.moves.clone();
+    // The game the printed line is a minimax line of: the checks after it search the same one.
+    let mut game = s.game;
     if settings.futile == Futile::Skip {
         match canonical_line(s, &line) {
-            Some(c) if verifies_canonical(s, &c.moves) => {
+            Some((c, canonical)) if verifies_canonical(s, &c.moves) => {
+                game = canonical;
                 a.canonical_length = Some(c.moves.len() as u32);
                 // The canonical game's bound: the line's own length, or more for a line the
                 // composers' ranking chose (it may take a defence shorter than the longest).
@@ -424,7 +443,10 @@ fn mate_answer(
         }
     }
     if settings.check_alternatives {
-        a.alternatives = Some(alternatives::check(s, &moves));
+        a.alternatives = Some(s.in_game(game, |s| alternatives::check(s, &moves)));
+    }
+    if settings.check_variations {
+        a.variations = Some(variations::check(s, &moves, game));
     }
     a.outcome = MateOutcome::Mate(moves);
     a

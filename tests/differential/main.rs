@@ -36,6 +36,7 @@ mod generate;
 mod ranking;
 mod reuse;
 mod sweep;
+mod variations;
 
 use brute::Truth;
 use kanju::position::{Move, Position};

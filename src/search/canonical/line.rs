@@ -19,8 +19,9 @@ pub const CANONICAL_SALT: u64 = 0x6d75_6461_6169_0001;
 /// The canonical line: the minimax line of the game without futile interpositions,
 /// searched from `strict` (a strict mating line and a proven bound of the strict minimax length,
 /// which bounds the canonical one: dropping futile defences only shortens mates). Its own table
-/// space, its own budget. `None` if no line of the canonical bound could be read.
-pub fn canonical_line(s: &mut Searcher, strict: &Line) -> Option<Line> {
+/// space, its own budget. `None` if no line of the canonical bound could be read. With the line, the
+/// game it was searched in (its table space), for the checks that follow it.
+pub fn canonical_line(s: &mut Searcher, strict: &Line) -> Option<(Line, Game)> {
     let mut bound = strict.bound?;
     s.budget.end = s.phase_budget();
     let step = s.phase_step();
@@ -48,7 +49,7 @@ pub fn canonical_line(s: &mut Searcher, strict: &Line) -> Option<Line> {
         line
     });
     s.budget.end = None;
-    (line.ranked || line.moves.len() as u32 == bound).then_some(line)
+    (line.ranked || line.moves.len() as u32 == bound).then_some((line, game))
 }
 
 /// Checks a canonical line from the search's root (its current position): a mating line, or a line

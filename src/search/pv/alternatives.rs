@@ -58,7 +58,7 @@ pub fn check(s: &mut Searcher, line: &[Move]) -> Alternatives {
 
 /// The checks of the current OR node (at `ply`, `left` plies to the line's end) other than `pv_move`
 /// that mate within `left`; false if a limit stopped the check.
-fn or_node_alternatives(
+pub(super) fn or_node_alternatives(
     s: &mut Searcher,
     pv_move: Move,
     ply: u32,

@@ -1,0 +1,154 @@
+//! The `--json` form of a composer's report: one object per problem.
+
+use super::report::{CheckReport, Flaw, NOT_CHECKED, Verdict, flaw_text};
+use serde::Serialize;
+
+/// The `--json` record of one report.
+#[derive(Debug, Serialize)]
+pub struct CheckRecord<'a> {
+    pub problem: &'a str,
+    /// `mate`, `nomate`, `undecided` or `error`.
+    pub verdict: &'static str,
+    pub summary: String,
+    pub length: Option<usize>,
+    pub exact: bool,
+    /// The longest defence's proven length when the composers' ranking chose a shorter one.
+    pub ranked_below: Option<u32>,
+    pub record: Option<usize>,
+    pub pv: Vec<String>,
+    pub flaws: Vec<FlawRecord>,
+    pub undecided: &'a [String],
+    /// The defender's other replies along the line, each with its mate.
+    pub variations: Vec<VariationRecord>,
+    pub not_checked: Vec<&'static str>,
+    pub nodes: u64,
+    pub time_ms: u64,
+}
+
+/// One flaw in JSON: `kind` is `alternative`, `last_move_alternative`, `shorter_than_record`,
+/// `longer_than_record`, `pieces_left`, `longer_variation` (変長: `move` is the defender's reply) or
+/// `variation_alternative` (変化別詰: `move` is the attacker's other mate after `reply`).
+#[derive(Debug, Serialize)]
+pub struct FlawRecord {
+    pub kind: &'static str,
+    pub text: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ply: Option<u32>,
+    #[serde(rename = "move", skip_serializing_if = "Option::is_none")]
+    pub mv: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reply: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub mate: Option<u32>,
+}
+
+/// One defender reply other than the line's (`CheckReport::variations`).
+#[derive(Debug, Serialize)]
+pub struct VariationRecord {
+    /// The ply of the line's reply it replaces, counted from 1.
+    pub ply: u32,
+    pub reply: String,
+    /// Plies to mate after it (proven; the shortest if `exact`).
+    pub mate: u32,
+    pub exact: bool,
+    /// 変長: it lasts longer than the line.
+    pub longer: bool,
+    /// The variation's line after the reply.
+    pub pv: Vec<String>,
+    /// 変化別詰: the other first attacker moves that mate as soon.
+    pub other_mates: Vec<String>,
+}
+
+impl CheckReport {
+    pub fn record(&self) -> CheckRecord<'_> {
+        let mate = self.verdict == Verdict::Mate;
+        CheckRecord {
+            problem: &self.name,
+            verdict: match self.verdict {
+                Verdict::Mate => "mate",
+                Verdict::NoMate => "nomate",
+                Verdict::Undecided => "undecided",
+                Verdict::Error(_) => "error",
+            },
+            summary: self.summary(),
+            length: mate.then_some(self.line.len()),
+            exact: self.exact,
+            ranked_below: self.ranked_below,
+            record: self.record,
+            pv: self.line.iter().map(|m| m.to_usi()).collect(),
+            flaws: self
+                .flaws
+                .iter()
+                .map(|f| {
+                    let (kind, ply, mv, mate) = match f {
+                        Flaw::Alternative {
+                            ply,
+                            mv,
+                            mate,
+                            last,
+                        } => (
+                            if *last {
+                                "last_move_alternative"
+                            } else {
+                                "alternative"
+                            },
+                            Some(*ply),
+                            Some(mv.to_usi()),
+                            Some(*mate),
+                        ),
+                        Flaw::ShorterThanRecord { within, .. } => {
+                            ("shorter_than_record", None, None, Some(*within))
+                        }
+                        Flaw::LongerThanRecord { exact, .. } => {
+                            ("longer_than_record", None, None, Some(*exact as u32))
+                        }
+                        Flaw::PiecesLeft { .. } => ("pieces_left", None, None, None),
+                        Flaw::LongerVariation {
+                            ply, reply, mate, ..
+                        } => (
+                            "longer_variation",
+                            Some(*ply),
+                            Some(reply.to_usi()),
+                            Some(*mate),
+                        ),
+                        Flaw::VariationAlternative { ply, mv, mate, .. } => (
+                            "variation_alternative",
+                            Some(*ply),
+                            Some(mv.to_usi()),
+                            Some(*mate),
+                        ),
+                    };
+                    let reply = match f {
+                        Flaw::VariationAlternative { reply, .. } => Some(reply.to_usi()),
+                        _ => None,
+                    };
+                    FlawRecord {
+                        kind,
+                        reply,
+                        text: flaw_text(f),
+                        ply,
+                        mv,
+                        mate,
+                    }
+                })
+                .collect(),
+            undecided: &self.undecided,
+            variations: self
+                .variations
+                .iter()
+                .map(|v| VariationRecord {
+                    ply: v.ply,
+                    reply: v.reply.to_usi(),
+                    mate: v.mate,
+                    exact: v.exact,
+                    longer: v.longer,
+                    pv: v.line.iter().map(|m| m.to_usi()).collect(),
+                    other_mates: v.others.iter().map(|o| o.mv.to_usi()).collect(),
+                })
+                .collect(),
+            not_checked: if mate { vec![NOT_CHECKED] } else { vec![] },
+            nodes: self.nodes,
+            time_ms: self.elapsed_ms,
+        }
+    }
+}
