@@ -170,6 +170,11 @@ enum Command {
         /// One JSON object per problem instead of the text report.
         #[arg(long)]
         json: bool,
+        /// A KIF record per problem instead of the text report: the report as comments before
+        /// the first move, every other defence as a branch (変化) with its length, every 余詰 as
+        /// a branch of its first move (blank line between records).
+        #[arg(long, conflicts_with = "json")]
+        kif: bool,
     },
     /// Count the leaves of the legal move tree (move generator check and benchmark).
     Perft {
@@ -325,6 +330,7 @@ fn run_command(command: Command) -> ExitCode {
             threads,
             length,
             json,
+            kif,
         } => {
             let jobs = usize::from(jobs);
             if let Err(e) = check_tables_fit(jobs, hash_mb) {
@@ -339,6 +345,7 @@ fn run_command(command: Command) -> ExitCode {
                 threads: usize::from(threads),
                 length,
                 json,
+                kif,
             };
             let stdout = std::io::stdout();
             match run_check(

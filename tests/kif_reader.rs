@@ -61,3 +61,54 @@ fn solved_problems_read_back_with_the_same_position_and_moves() {
     }
     assert!(read >= 60, "only {read} problems read back");
 }
+
+/// `kanju check --kif`: the report's KIF reads back with the composer's line as the main line and
+/// every variation as a fork at its ply, move for move (Zukou #5: a 21-ply mate whose variations
+/// include a 変化別詰). The 余詰 branches (a first move only) are forks too.
+#[test]
+fn a_check_report_reads_back_with_its_variations_as_forks() {
+    use kanju::cli::check::{CheckOptions, check_problem};
+    let zukou5 = "n+B1sS4/1R1g5/1Ls6/2k6/2n6/3L5/R8/9/9 b B2P3gs2n2l16p 1";
+    let mut solver = CheckedSolver::new(16);
+    let opts = CheckOptions {
+        time_ms: 0,
+        nodes: Some(5_000_000),
+        hash_mb: 16,
+        jobs: 1,
+        threads: 1,
+        length: Some(21),
+        json: false,
+        kif: true,
+    };
+    let r = check_problem(&mut solver, zukou5, &opts, &AtomicBool::new(false));
+    assert_eq!(r.line.len(), 21);
+    assert!(r.variations.len() >= 3, "{:?}", r.variations);
+    let kif = r.kif();
+    let root = Position::from_sfen(zukou5).unwrap();
+    assert_reads_back(&kif, &root, &r.line);
+    let jkf = parse_kif_str(&kif).unwrap();
+    let as_core = |f: &Vec<shogi_kifu_converter::jkf::MoveFormat>| -> Vec<shogi_core::Move> {
+        f.iter()
+            .filter_map(|mf| mf.move_.as_ref())
+            .map(|m| m.try_into().expect("a move"))
+            .collect()
+    };
+    for v in &r.variations {
+        // `moves[0]` is the diagram's entry: move k is `moves[k]`.
+        let forks = jkf.moves[v.ply as usize]
+            .forks
+            .as_ref()
+            .unwrap_or_else(|| panic!("no fork at move {}:\n{kif}", v.ply));
+        let expected: Vec<shogi_core::Move> = std::iter::once(&v.reply)
+            .chain(&v.line)
+            .map(|m| m.to_core())
+            .collect();
+        assert!(
+            forks.iter().any(|f| as_core(f) == expected),
+            "variation at {} not among the forks:\n{kif}",
+            v.ply
+        );
+    }
+    assert!(kif.contains("*kanju check: "), "{kif}");
+    assert!(kif.contains("変化別詰"), "{kif}");
+}

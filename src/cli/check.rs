@@ -50,6 +50,8 @@ pub struct CheckOptions {
     /// The recorded length of a problem given as a SFEN (a file row's `mate:N` takes precedence).
     pub length: Option<usize>,
     pub json: bool,
+    /// A KIF per problem (the report as comments, the variations as branches) instead of text.
+    pub kif: bool,
 }
 /// One problem of the input: a file row (`id`, `sfen`, `expected`, tab-separated) or a position.
 fn split_problem(text: &str, default_record: Option<usize>) -> (String, String, Option<usize>) {
@@ -150,6 +152,11 @@ pub fn run_check(
                     format!("{line}\n"),
                     !matches!(report.verdict, Verdict::Error(_)),
                 )
+            } else if opts.kif {
+                (
+                    format!("{}\n", report.kif()),
+                    !matches!(report.verdict, Verdict::Error(_)),
+                )
             } else {
                 (report.text(), !matches!(report.verdict, Verdict::Error(_)))
             }
@@ -179,6 +186,7 @@ mod tests {
             threads: 1,
             length,
             json: false,
+            kif: false,
         }
     }
 

@@ -145,13 +145,71 @@ pub fn kif_record(title: &str, root: &Position, answer: &Answer) -> String {
 
 /// The numbered move lines, `詰み`, and the closing `まで N手で詰み`.
 fn write_moves(out: &mut String, line: &[Move]) {
-    let mut previous_to = None;
-    for (i, &m) in line.iter().enumerate() {
-        let _ = writeln!(out, "{:>4} {}", i + 1, kif_move(m, previous_to));
-        previous_to = Some(m.to());
-    }
+    write_numbered(out, line, 1, None, None);
     let _ = writeln!(out, "{:>4} 詰み", line.len() + 1);
     let _ = writeln!(out, "まで{}手で詰み", line.len());
+}
+
+/// `line`'s moves numbered from `first`, the move before them having gone to `previous_to` (for
+/// 同), `comment` under the first move.
+fn write_numbered(
+    out: &mut String,
+    line: &[Move],
+    first: usize,
+    mut previous_to: Option<Square>,
+    comment: Option<&str>,
+) {
+    for (i, &m) in line.iter().enumerate() {
+        let _ = writeln!(out, "{:>4} {}", first + i, kif_move(m, previous_to));
+        if let (0, Some(c)) = (i, comment) {
+            let _ = writeln!(out, "*{}", one_line(c));
+        }
+        previous_to = Some(m.to());
+    }
+}
+
+/// A variation of a mating line, written as a KIF branch (`変化：N手`).
+pub struct Branch {
+    /// The number of its first move: it replaces the main line's move of that number.
+    pub ply: usize,
+    pub moves: Vec<Move>,
+    /// Its moves end in mate (`詰み` follows them); false for a branch that shows only a first move.
+    pub mates: bool,
+    /// Written under its first move (a flaw found there, its length).
+    pub comment: String,
+}
+
+/// `kif_record` of a mate with `notes` as comments before the first move and `branches` off the
+/// main line `line`, as KIF readers (ShogiHome, Kifu for Windows) show them: each `変化：N手` block
+/// after the main line, the later branch points first (a block branches off the last line written
+/// that reaches its move).
+pub fn kif_record_with_branches(
+    title: &str,
+    root: &Position,
+    line: &[Move],
+    notes: &[String],
+    branches: &[Branch],
+) -> String {
+    let mut out = kif_record(title, root, &Answer::Mate(line.to_vec()));
+    let header = "手数----指手---------消費時間--\n";
+    if let Some(at) = out.find(header) {
+        let comments: String = notes
+            .iter()
+            .map(|n| format!("*{}\n", one_line(n)))
+            .collect();
+        out.insert_str(at + header.len(), &comments);
+    }
+    let mut order: Vec<&Branch> = branches.iter().filter(|b| b.ply >= 1).collect();
+    order.sort_by_key(|b| std::cmp::Reverse(b.ply));
+    for b in order {
+        let _ = writeln!(out, "\n変化：{}手", b.ply);
+        let previous_to = line.get(b.ply.wrapping_sub(2)).map(|m| m.to());
+        write_numbered(&mut out, &b.moves, b.ply, previous_to, Some(&b.comment));
+        if b.mates {
+            let _ = writeln!(out, "{:>4} 詰み", b.ply + b.moves.len());
+        }
+    }
+    out
 }
 
 /// A comment must stay on its line whatever it quotes.

@@ -2,6 +2,7 @@
 //! a proven fact), what the limits left undecided, and the one-line summary.
 
 use crate::checked::{Answer, Report, usi_moves};
+use crate::cli::kif::{Branch, kif_record, kif_record_with_branches};
 use crate::position::{Hand, Move, Position};
 use crate::search::Variation;
 
@@ -78,6 +79,8 @@ pub struct CheckReport {
     pub variations: Vec<Variation>,
     pub nodes: u64,
     pub elapsed_ms: u64,
+    /// The problem's position, when it was read (for the KIF).
+    pub root: Option<Position>,
 }
 
 /// What this report never examines (module comment).
@@ -93,6 +96,7 @@ pub fn composer_report(
     record: Option<usize>,
 ) -> CheckReport {
     let mut out = CheckReport::empty(name, Verdict::Undecided, record);
+    out.root = Some(root.clone());
     out.nodes = report.nodes;
     out.elapsed_ms = report.elapsed.as_millis() as u64;
     let line = match &report.answer {
@@ -258,6 +262,7 @@ impl CheckReport {
             variations: vec![],
             nodes: 0,
             elapsed_ms: 0,
+            root: None,
         }
     }
 
@@ -323,6 +328,67 @@ impl CheckReport {
             t.push_str(&format!("  not checked: {NOT_CHECKED}\n"));
         }
         t
+    }
+}
+
+impl CheckReport {
+    /// The report as a KIF: the line, the summary and every flaw and undecided question as
+    /// comments before the first move, each variation as a branch with its length (and its flaws)
+    /// under its first move, and each 余詰 as a branch of its first move. Without a mate, the
+    /// record shows the diagram with the summary.
+    pub fn kif(&self) -> String {
+        let Some(root) = &self.root else {
+            return format!("# kanju: {}: {}\n", self.name, self.summary());
+        };
+        if self.verdict != Verdict::Mate {
+            let answer = match &self.verdict {
+                Verdict::NoMate => Answer::NoMate,
+                Verdict::Error(e) => Answer::Error(e.clone()),
+                _ => Answer::Timeout,
+            };
+            return kif_record(&self.name, root, &answer);
+        }
+        let mut notes = vec![format!("kanju check: {}", self.summary())];
+        notes.extend(self.flaws.iter().map(flaw_text));
+        notes.extend(self.undecided.iter().map(|u| format!("undecided: {u}")));
+        let mut branches = vec![];
+        for v in &self.variations {
+            let mut comment = if v.exact {
+                format!("変化 {}手詰", v.mate)
+            } else {
+                format!("変化 {}手以内で詰", v.mate)
+            };
+            let flaws = self.flaws.iter().filter(|f| match f {
+                Flaw::LongerVariation { ply, reply, .. }
+                | Flaw::VariationAlternative { ply, reply, .. } => {
+                    *ply == v.ply && *reply == v.reply
+                }
+                _ => false,
+            });
+            for f in flaws {
+                comment.push_str("; ");
+                comment.push_str(&flaw_text(f));
+            }
+            let mut moves = vec![v.reply];
+            moves.extend(&v.line);
+            branches.push(Branch {
+                ply: v.ply as usize,
+                moves,
+                mates: true,
+                comment,
+            });
+        }
+        for f in &self.flaws {
+            if let Flaw::Alternative { ply, mv, mate, .. } = f {
+                branches.push(Branch {
+                    ply: *ply as usize,
+                    moves: vec![*mv],
+                    mates: *mate == 1,
+                    comment: flaw_text(f),
+                });
+            }
+        }
+        kif_record_with_branches(&self.name, root, &self.line, &notes, &branches)
     }
 }
 
