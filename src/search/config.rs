@@ -61,6 +61,9 @@ pub struct Chains {
     pub defer: bool,
     /// ... unless its dn is the smallest of the node's open defences.
     pub keep_best: bool,
+    /// A deferred drop heading a chain split off a stalled head first releases the first member
+    /// behind it on a square the defender guards, as a chain head of its own.
+    pub release: bool,
 }
 
 impl Chains {
@@ -71,6 +74,7 @@ impl Chains {
         stall: true,
         defer: true,
         keep_best: true,
+        release: true,
     };
 
     pub const NONE: Chains = Chains {
@@ -80,16 +84,18 @@ impl Chains {
         stall: false,
         defer: false,
         keep_best: false,
+        release: false,
     };
 
     /// The parts by name, in the order `Display` writes them.
-    const PARTS: [&'static str; 6] = [
+    const PARTS: [&'static str; 7] = [
         "drops",
         "promotions",
         "ladder",
         "stall",
         "defer",
         "keepbest",
+        "release",
     ];
 
     fn part(&mut self, name: &str) -> Option<&mut bool> {
@@ -100,6 +106,7 @@ impl Chains {
             "stall" => &mut self.stall,
             "defer" => &mut self.defer,
             "keepbest" => &mut self.keep_best,
+            "release" => &mut self.release,
             _ => return None,
         })
     }

@@ -61,6 +61,11 @@ pub struct Child {
     /// The table says more than `STALL_NODES` nodes were spent on the child so far, unsolved
     /// (`Probe::amount`; never when `Chains::stall` is off).
     pub stalled: bool,
+    /// In a drop chain split off a stalled head (`split_stalled_drops`): set on the new head, and
+    /// handed on to each member that takes over from it (`advance_chain`). A deferred drop
+    /// (`defer_unguarded_drop`) with this mark first releases the guarded drops behind it
+    /// (`Chains::release`).
+    pub split: bool,
 }
 
 impl Child {

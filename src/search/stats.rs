@@ -18,6 +18,8 @@ pub struct Stats {
     pub deferred_drops: u64,
     /// Drop chains split behind a stalled head (`Chains::stall`).
     pub stalled_splits: u64,
+    /// Guarded drops released from behind a deferred split-off head (`Chains::release`).
+    pub released_drops: u64,
     /// Children counted with the pump cost (`loops.rs`).
     pub pump_children: u64,
 }
@@ -30,6 +32,7 @@ impl AddAssign for Stats {
         self.inferior_cuts += o.inferior_cuts;
         self.deferred_drops += o.deferred_drops;
         self.stalled_splits += o.stalled_splits;
+        self.released_drops += o.released_drops;
         self.pump_children += o.pump_children;
     }
 }

@@ -277,8 +277,9 @@ fn proven_only_with(pos: &Position, with: &str, without: &str, cap: u64) -> [boo
 /// dragon's distant checks; with one chain over every square the search proves the nearer drops
 /// lost first and keeps its pn low meanwhile: no answer in 32 M nodes (KomoringHeights, with a
 /// chain per square, disproves the position before `G*7h` in 0.25 s). Splitting the chain
-/// behind a head that took more than 3 000 nodes undecided disproves it in about 8 M (within a
-/// cap of 12 M).
+/// behind a head that took more than 3 000 nodes undecided disproves it within a cap of 12 M
+/// (8.4 M; 1.8 M since a guarded drop no longer waits behind a deferred split-off one, the next
+/// test).
 #[test]
 fn a_stalled_drop_chain_lets_the_refutation_through() {
     let pos =
@@ -295,6 +296,33 @@ fn a_stalled_drop_chain_lets_the_refutation_through() {
             MateOutcome::Timeout
         };
         assert_eq!(r.outcome, want, "{spec}: after {} nodes", r.nodes);
+    }
+}
+
+/// A guarded interposition does not wait behind a deferred drop split off a stalled head
+/// (`Chains::release`, `dfpn/chains.rs`, `release_guarded_drop`). Both no-mates derived from Zukou
+/// #69 (issue 58: KomoringHeights 0.25 s each; kanju took 29 M and 8.4 M nodes, the refutation
+/// S*4i waiting behind S*5i, which the stall split made a head and the deferral sent behind another
+/// defence, so that it was never searched) are disproven within 3 M nodes (1.4 M and 1.8 M);
+/// without the release neither is.
+#[test]
+fn a_guarded_drop_does_not_wait_behind_a_deferred_split_head() {
+    for sfen in [
+        "9/9/9/9/5l3/p2+rb4/1pG3+R2/S3S4/1+bk6 b 3G2s4n3l16p 1",
+        "9/9/9/9/5l3/p2+rb4/1pG3+R2/S1+b1S4/2k6 b 2Gg2s4n3l16p 3",
+    ] {
+        let pos = Position::from_sfen(sfen).unwrap();
+        for (spec, want) in [
+            ("default", MateOutcome::NoMate),
+            ("chains=-release", MateOutcome::Timeout),
+        ] {
+            let mut solver = Solver::new(64);
+            let mut config = SearchConfig::default();
+            config.apply(spec).unwrap();
+            solver.set_config(config);
+            let r = solve_at(&mut solver, &pos, PvLevel::None, Some(3_000_000));
+            assert_eq!(r.outcome, want, "{sfen} {spec}: after {} nodes", r.nodes);
+        }
     }
 }
 

@@ -10,11 +10,13 @@ use crate::search::node::{Child, NO_NEXT};
 
 impl Searcher<'_> {
     /// While child `i` is solved the non-deciding way and has a successor, activates the successor and
-    /// probes it. Returns the member where it stopped: the chain's head now.
+    /// probes it (a chain split off a stalled head keeps its mark, `Child::split`). Returns the member
+    /// where it stopped: the chain's head now.
     pub fn advance_chain(&mut self, mut i: usize, or_node: bool, ply: u32, path: u64) -> usize {
         while self.children[i].done(or_node)
             && let Some(n) = self.children.take_next(i)
         {
+            self.children[n].split |= self.children[i].split;
             self.probe_child(n, or_node, ply, path);
             i = n;
         }
@@ -65,6 +67,7 @@ impl Searcher<'_> {
             self.children[last].next = NO_NEXT;
             let n = n as usize;
             self.children[n].active = true;
+            self.children[n].split = true;
             self.stats.stalled_splits += 1;
             self.probe_child(n, false, ply, path);
             let h = self.advance_chain(n, false, ply, path);
@@ -90,10 +93,12 @@ impl Searcher<'_> {
     /// chains the only active drop is the head of the drop chain, so keeping it holds back no other.)
     /// Such a middle interposition is usually taken by the checker with a piece gained, and it is
     /// rarely the refutation; counted beside the real defences it only makes the node look harder.
+    /// A drop that heads a chain split off a stalled head (`Child::split`) first lets the guarded
+    /// drops behind it go (`release_guarded_drop`, `Chains::release`).
     /// Returns whether a drop was deferred (the caller recomputes the node's numbers). Sound as every
     /// chain: the node is proven only when every member of every chain is, the deferred drops
     /// included, and it is refuted by any refuted active child.
-    pub fn defer_unguarded_drop(&mut self, base: usize, end: usize) -> bool {
+    pub fn defer_unguarded_drop(&mut self, base: usize, end: usize, ply: u32, path: u64) -> bool {
         let defender = self.attacker().flip();
         let occ = self.pos.occupied();
         let Some(d) = (base..end).find(|&i| {
@@ -110,9 +115,58 @@ impl Searcher<'_> {
             // stays. A tie defers it (new children often tie on their first numbers).
             return false;
         }
+        if self.config().chains.release && self.children[d].split {
+            self.release_guarded_drop(d, ply, path);
+        }
         self.children.chain_behind(d, t);
         self.stats.deferred_drops += 1;
         true
+    }
+
+    /// `Chains::release`: cuts the drop chain behind `d` (a drop about to be deferred, heading a
+    /// chain split off a stalled head) before its first member on a square the defender guards; that
+    /// member becomes an active chain head of its own (probed, its chain advanced past solved
+    /// members), the members behind it stay behind it, and the unguarded ones between go with `d`.
+    ///
+    /// Why: the split said that the squares behind a stalled head count, but the deferral takes
+    /// the split-off chain, whole, behind another defence. A waiting drop is never searched, so it
+    /// never stalls and is never split: a guarded interposition (a real defence, which the checker
+    /// cannot simply take) behind it would never be looked at. A no-mate derived from Zukou #69
+    /// (`tests/problems/search.rs`) was refuted by such a drop, S*4i behind the deferred S*5i, unseen
+    /// for 29 M nodes; released, it is decided in 1.4 M.
+    ///
+    /// Why only behind a split-off head: releasing behind every deferred drop (commit 3e1ea7d,
+    /// reverted) decided the same no-mates, but it fired at thousands of fresh nodes of proofs
+    /// (Zukou #8: 19 662 times, its proof 57.4 M -> 144.1 M nodes), where one chain over every
+    /// square is right: the guarded drops are proven cheaply once the nearer ones are. A split marks
+    /// the nodes where that went wrong (Zukou #8: 73 releases, its proof 53.4 M nodes).
+    ///
+    /// Sound as every split of a chain: each member is still in exactly one chain, so the node is
+    /// proven only when every member of every chain is, and refuted by any refuted active child.
+    fn release_guarded_drop(&mut self, d: usize, ply: u32, path: u64) {
+        let defender = self.attacker().flip();
+        let occ = self.pos.occupied();
+        let mut last = d;
+        loop {
+            let n = self.children[last].next;
+            if n == NO_NEXT {
+                return;
+            }
+            let n = n as usize;
+            if !self
+                .pos
+                .attackers_to(defender, self.children[n].mv.to(), occ)
+                .is_empty()
+            {
+                self.children[last].next = NO_NEXT;
+                self.children[n].active = true;
+                self.stats.released_drops += 1;
+                self.probe_child(n, false, ply, path);
+                self.advance_chain(n, false, ply, path);
+                return;
+            }
+            last = n;
+        }
     }
 }
 

@@ -68,6 +68,7 @@ impl Searcher<'_> {
                 squares_behind: 0,
                 mark: 0,
                 stalled: false,
+                split: false,
             });
         }
         let end = self.children.len();

@@ -91,7 +91,7 @@ impl Searcher<'_> {
 
         let (mut pn, mut dn);
         loop {
-            if defer_drops && self.defer_unguarded_drop(base, end) {
+            if defer_drops && self.defer_unguarded_drop(base, end, ply, path) {
                 continue;
             }
             // Over the active children: `pick` the minimised side (pn at OR nodes; its smallest, `lo`,
