@@ -228,6 +228,8 @@ pub fn nps(nodes: u64, elapsed: Duration) -> u64 {
 pub struct CheckedSolver {
     solver: Solver,
     hash_mb: usize,
+    /// Set up for the composers' check (`set_composer_check`).
+    composer: bool,
 }
 
 impl CheckedSolver {
@@ -235,6 +237,7 @@ impl CheckedSolver {
         CheckedSolver {
             solver: Solver::new(hash_mb),
             hash_mb,
+            composer: false,
         }
     }
 
@@ -282,8 +285,44 @@ impl CheckedSolver {
         self.solver.set_check_alternatives(on);
     }
 
+    /// Whether the solver is set up for the composers' check (`set_composer_check`).
+    pub fn composer_check(&self) -> bool {
+        self.composer
+    }
+
+    /// Search the defender's other replies along the line (kept across `ensure_size`).
     pub fn set_check_variations(&mut self, on: bool) {
         self.solver.set_check_variations(on);
+    }
+
+    /// The composers' check (`composer.rs`; `kanju check`, USI `ComposerReport`): futile
+    /// interpositions no defence, the canonical line made exact, every other check and every other
+    /// defence along it searched. Replaces the line settings and the configuration; off, the
+    /// configuration goes back to the default and the variations are not searched (the line
+    /// settings are the caller's to set).
+    pub fn set_composer_check(&mut self, on: bool) {
+        self.composer = on;
+        if !on {
+            self.set_config(crate::search::SearchConfig::default());
+            self.set_check_variations(false);
+            return;
+        }
+        self.set_futile(Futile::Skip);
+        // The strict line only bounds the canonical one, which is made exact in its own game
+        // (`canonical/line.rs`): proving the strict length exact first is work the report never
+        // uses (on Zukou #4, 22 M nodes before the canonical phase began).
+        self.set_pv_level(PvLevel::UpperBound);
+        // The phases after the proof without their node budgets (a share of the proof's nodes,
+        // which `solve` keeps so that a line comes back soon): a composer wants the canonical
+        // length proven, and the time limit bounds the check. On Zukou #3 the canonical length is
+        // proven in 11 M nodes where the budgets stop at 0.7 M with it unproven
+        // (docs/benchmarks.md, *kanju check*).
+        self.set_config(crate::search::SearchConfig {
+            phase_budget_pct: 0,
+            ..crate::search::SearchConfig::default()
+        });
+        self.set_check_alternatives(true);
+        self.set_check_variations(true);
     }
 
     /// Whether futile interpositions count (kept across `ensure_size`).

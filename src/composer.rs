@@ -1,8 +1,9 @@
-//! The composer's report on one problem, built from one solve's answer: the verdict, the flaws (each
-//! a proven fact), what the limits left undecided, and the one-line summary.
+//! The composer's report on one problem, built from one checked solve's answer (`checked.rs`, solved
+//! with `CheckedSolver::set_composer_check`): the verdict, the flaws (each a proven fact), what the
+//! limits left undecided, and the one-line summary. `kanju check` writes it as text, JSON or KIF
+//! (`cli/check.rs`); the USI option `ComposerReport` as `info string` lines (`usi/job.rs`).
 
 use crate::checked::{Answer, Report, usi_moves};
-use crate::cli::kif::{Branch, kif_record, kif_record_with_branches};
 use crate::position::{Hand, Move, Position};
 use crate::search::Variation;
 
@@ -249,7 +250,7 @@ pub fn composer_report(
 
 impl CheckReport {
     /// A report with `verdict` and nothing else found yet.
-    pub(super) fn empty(name: &str, verdict: Verdict, record: Option<usize>) -> CheckReport {
+    pub fn empty(name: &str, verdict: Verdict, record: Option<usize>) -> CheckReport {
         CheckReport {
             name: name.to_string(),
             verdict,
@@ -331,67 +332,6 @@ impl CheckReport {
     }
 }
 
-impl CheckReport {
-    /// The report as a KIF: the line, the summary and every flaw and undecided question as
-    /// comments before the first move, each variation as a branch with its length (and its flaws)
-    /// under its first move, and each 余詰 as a branch of its first move. Without a mate, the
-    /// record shows the diagram with the summary.
-    pub fn kif(&self) -> String {
-        let Some(root) = &self.root else {
-            return format!("# kanju: {}: {}\n", self.name, self.summary());
-        };
-        if self.verdict != Verdict::Mate {
-            let answer = match &self.verdict {
-                Verdict::NoMate => Answer::NoMate,
-                Verdict::Error(e) => Answer::Error(e.clone()),
-                _ => Answer::Timeout,
-            };
-            return kif_record(&self.name, root, &answer);
-        }
-        let mut notes = vec![format!("kanju check: {}", self.summary())];
-        notes.extend(self.flaws.iter().map(flaw_text));
-        notes.extend(self.undecided.iter().map(|u| format!("undecided: {u}")));
-        let mut branches = vec![];
-        for v in &self.variations {
-            let mut comment = if v.exact {
-                format!("変化 {}手詰", v.mate)
-            } else {
-                format!("変化 {}手以内で詰", v.mate)
-            };
-            let flaws = self.flaws.iter().filter(|f| match f {
-                Flaw::LongerVariation { ply, reply, .. }
-                | Flaw::VariationAlternative { ply, reply, .. } => {
-                    *ply == v.ply && *reply == v.reply
-                }
-                _ => false,
-            });
-            for f in flaws {
-                comment.push_str("; ");
-                comment.push_str(&flaw_text(f));
-            }
-            let mut moves = vec![v.reply];
-            moves.extend(&v.line);
-            branches.push(Branch {
-                ply: v.ply as usize,
-                moves,
-                mates: true,
-                comment,
-            });
-        }
-        for f in &self.flaws {
-            if let Flaw::Alternative { ply, mv, mate, .. } = f {
-                branches.push(Branch {
-                    ply: *ply as usize,
-                    moves: vec![*mv],
-                    mates: *mate == 1,
-                    comment: flaw_text(f),
-                });
-            }
-        }
-        kif_record_with_branches(&self.name, root, &self.line, &notes, &branches)
-    }
-}
-
 impl Flaw {
     /// A flaw composers accept in a published work: another mate at the line's last move
     /// (最終手余詰), a second way to mate inside a variation (変化別詰), or a longer variation that
@@ -420,7 +360,7 @@ fn flaw_name(f: &Flaw) -> String {
     }
 }
 
-pub(super) fn flaw_text(f: &Flaw) -> String {
+pub fn flaw_text(f: &Flaw) -> String {
     match f {
         Flaw::Alternative {
             ply,

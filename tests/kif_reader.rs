@@ -83,7 +83,7 @@ fn a_check_report_reads_back_with_its_variations_as_forks() {
     let r = check_problem(&mut solver, zukou5, &opts, &AtomicBool::new(false));
     assert_eq!(r.line.len(), 21);
     assert!(r.variations.len() >= 3, "{:?}", r.variations);
-    let kif = r.kif();
+    let kif = kanju::cli::check::report_kif(&r);
     let root = Position::from_sfen(zukou5).unwrap();
     assert_reads_back(&kif, &root, &r.line);
     let jkf = parse_kif_str(&kif).unwrap();

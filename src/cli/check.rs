@@ -22,18 +22,18 @@
 //! examine — second mates deeper inside a variation — is listed under `not checked`, never passed
 //! over in silence.
 
+mod kif;
 mod record;
-mod report;
 
+pub use crate::composer::{CheckReport, Flaw, NOT_CHECKED, Verdict, composer_report};
+pub use kif::report_kif;
 pub use record::{CheckRecord, FlawRecord};
-pub use report::{CheckReport, Flaw, NOT_CHECKED, Verdict, composer_report};
 
 use super::batch::{self, Progress, ProgressMode};
 use super::problems::{Expected, parse_row};
 use super::solve::limits_from_ms;
 use super::status::StatusLines;
 use crate::checked::{CheckedSolver, read_problem};
-use crate::search::{Futile, PvLevel, SearchConfig};
 use std::io::{self, BufRead, Write};
 
 /// How `kanju check` runs.
@@ -76,21 +76,7 @@ pub fn check_problem(
     stop: &std::sync::atomic::AtomicBool,
 ) -> CheckReport {
     let (name, sfen, record) = split_problem(text, opts.length);
-    solver.set_futile(Futile::Skip);
-    // The strict line only bounds the canonical one, which is made exact in its own game
-    // (`canonical/line.rs`): proving the strict length exact first is work the report never uses
-    // (on Zukou #4, 22 M nodes before the canonical phase began).
-    solver.set_pv_level(PvLevel::UpperBound);
-    // The phases after the proof without their node budgets (a share of the proof's nodes, which
-    // `solve` keeps so that a line comes back soon): a composer wants the canonical length proven,
-    // and the time limit bounds the check. On Zukou #3 the canonical length is proven in 11 M
-    // nodes where the budgets stop at 0.7 M with it unproven (docs/benchmarks.md, *kanju check*).
-    solver.set_config(SearchConfig {
-        phase_budget_pct: 0,
-        ..SearchConfig::default()
-    });
-    solver.set_check_alternatives(true);
-    solver.set_check_variations(true);
+    solver.set_composer_check(true);
     solver.set_threads(opts.threads);
     let limits = limits_from_ms(opts.time_ms, opts.nodes);
     let root = match read_problem(&sfen) {
@@ -154,7 +140,7 @@ pub fn run_check(
                 )
             } else if opts.kif {
                 (
-                    format!("{}\n", report.kif()),
+                    format!("{}\n", report_kif(&report)),
                     !matches!(report.verdict, Verdict::Error(_)),
                 )
             } else {

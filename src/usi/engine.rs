@@ -227,7 +227,8 @@ impl Go {
 /// search thread.
 enum Slot {
     Empty,
-    Idle(CheckedSolver),
+    /// Boxed: a solver is far larger than the other variants, and moves in and out of the slot.
+    Idle(Box<CheckedSolver>),
     Busy(Job),
 }
 
@@ -351,7 +352,7 @@ impl Engine {
         if !matches!(self.slot, Slot::Busy(_)) {
             let mut solver = self.idle_solver(&self.options.clone());
             solver.populate_table();
-            self.slot = Slot::Idle(solver);
+            self.slot = Slot::Idle(Box::new(solver));
         }
         self.out.line("readyok");
     }
@@ -620,7 +621,7 @@ impl Engine {
             .hash_mb
             .min(self.limits.max_hash_mb.unwrap_or(usize::MAX));
         let (mut solver, built) = match std::mem::replace(&mut self.slot, Slot::Empty) {
-            Slot::Idle(s) => (s, false),
+            Slot::Idle(s) => (*s, false),
             Slot::Empty => (CheckedSolver::new(hash_mb), true),
             Slot::Busy(_) => unreachable!("idle_solver is only called when no search runs"),
         };
@@ -636,6 +637,8 @@ impl Engine {
         solver.set_futile(options.futile);
         solver.set_threads(options.threads);
         solver.set_multipv(options.multipv);
+        // After the line settings: the composers' check sets its own.
+        solver.set_composer_check(options.composer_report);
         solver
     }
 
@@ -650,7 +653,7 @@ impl Engine {
             // The search thread catches panics in the solver; a panic elsewhere in it loses the table,
             // which is rebuilt on demand.
             if let Ok(solver) = job.handle.join() {
-                self.slot = Slot::Idle(solver);
+                self.slot = Slot::Idle(Box::new(solver));
             }
         }
     }

@@ -122,6 +122,13 @@ fn search(
     // waits (USI: `bestmove` after `stop` or `ponderhit`; the GUI shows the lines meanwhile).
     if let Some(report) = &report {
         report_lines(out, report);
+        // `ComposerReport`: the composer's report, line by line (`crate::composer`).
+        if let (Ok(root), Mode::Mate, true) = (root, mode, solver.composer_check()) {
+            let check = crate::composer::composer_report("ComposerReport", root, report, None);
+            for line in check.text().lines() {
+                out.line(&format!("info string {}", line.trim_start()));
+            }
+        }
     }
     // A held answer waits for `stop`, for its release (`ponderhit` for a ponder search, the end of
     // input), or for a GUI that has gone away.

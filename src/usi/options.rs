@@ -45,6 +45,9 @@ pub struct Options {
     /// After a mate, report other attacker moves along the line that also mate within the plies left
     /// (`CheckAlternatives`).
     pub check_alternatives: bool,
+    /// The composers' check after each `go mate`, its report as `info string` lines
+    /// (`ComposerReport`; `crate::composer`).
+    pub composer_report: bool,
     /// Whether futile interpositions count as defences (`FutileInterposition`).
     pub futile: Futile,
     /// With both kings and the side to move in check, the side to move defends
@@ -62,6 +65,7 @@ impl Default for Options {
             pv_interval_ms: PV_INTERVAL_DEFAULT_MS,
             pv_level: PvLevel::default(),
             check_alternatives: false,
+            composer_report: false,
             futile: Futile::Count,
             root_and_if_checked: true,
         }
@@ -180,6 +184,7 @@ const POST_SEARCH_LEVELS: &[&str] = &["None", "UpperBound", "MinLength"];
 /// ignored (kanju does not ponder) rather than answered with an error on every game start.
 const PONDER: &str = "USI_Ponder";
 const CHECK_ALTERNATIVES: &str = "CheckAlternatives";
+const COMPOSER_REPORT: &str = "ComposerReport";
 const FUTILE: &str = "FutileInterposition";
 const FUTILE_CHOICES: &[&str] = &["Count", "Skip"];
 const ROOT_AND: &str = "RootIsAndNodeIfChecked";
@@ -229,6 +234,9 @@ impl Options {
             "option name {FUTILE} type combo default Count var Count var Skip"
         ));
         lines.push(format!("option name {ROOT_AND} type check default true"));
+        lines.push(format!(
+            "option name {COMPOSER_REPORT} type check default false"
+        ));
         lines
     }
 
@@ -266,6 +274,10 @@ impl Options {
             "checkalternatives" => {
                 self.check_alternatives =
                     parse_bool(CHECK_ALTERNATIVES, need(CHECK_ALTERNATIVES)?)?;
+                return Ok(());
+            }
+            "composerreport" => {
+                self.composer_report = parse_bool(COMPOSER_REPORT, need(COMPOSER_REPORT)?)?;
                 return Ok(());
             }
             "postsearchlevel" => {
@@ -351,6 +363,10 @@ mod tests {
         assert_eq!(
             lines[8],
             "option name RootIsAndNodeIfChecked type check default true"
+        );
+        assert_eq!(
+            lines[9],
+            "option name ComposerReport type check default false"
         );
     }
 

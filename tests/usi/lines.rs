@@ -152,3 +152,49 @@ fn futile_interposition_skip_prints_the_canonical_line() {
     assert_mate(edge3, lines.last().unwrap(), 13);
     assert!(!lines.iter().any(|l| l.contains("canonical_length")));
 }
+
+/// `ComposerReport`: announced as a check option, off by default; on, each `go mate` runs the
+/// composers' check and prints its report as `info string` lines before the answer (the summary
+/// first, then each flaw), and off again, the lines are gone and the answer is as before.
+#[test]
+fn composer_report_prints_the_report_before_the_answer() {
+    let edge60 = "+R4G1nl/6k2/4ppppp/9/9/9/9/9/9 b r2b3g4s3n3l13p 1";
+    let sound = "9/8k/9/7RG/9/9/9/9/9 b r2b3g4s4n4l18p 1";
+    let mut e = Engine::announcing("option name ComposerReport type check default false");
+    e.send("setoption name ComposerReport value true");
+    e.send(&format!("position sfen {sound}"));
+    e.send("go mate 10000");
+    let lines = e.read_until("checkmate", ANSWER);
+    assert_mate(sound, lines.last().unwrap(), 3);
+    assert!(
+        lines.contains(&"info string ComposerReport: sound".to_string()),
+        "{lines:?}"
+    );
+    e.send(&format!("position sfen {edge60}"));
+    e.send("go mate 10000");
+    let lines = e.read_until("checkmate", ANSWER);
+    assert_eq!(
+        lines.last().unwrap(),
+        "checkmate 4a3a 3b4b 9a4a",
+        "{lines:?}"
+    );
+    assert!(
+        lines.contains(&"info string ComposerReport: sound, lesser flaws: 変長駒余り".to_string()),
+        "{lines:?}"
+    );
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("info string 変長駒余り: at ply 2 the reply 3b2b")),
+        "{lines:?}"
+    );
+    e.send("setoption name ComposerReport value false");
+    e.send(&format!("position sfen {sound}"));
+    e.send("go mate 10000");
+    let lines = e.read_until("checkmate", ANSWER);
+    assert!(
+        !lines.iter().any(|l| l.contains("ComposerReport")),
+        "{lines:?}"
+    );
+    e.assert_refused("setoption name ComposerReport value sometimes");
+}

@@ -1,6 +1,6 @@
 //! The `--json` form of a composer's report: one object per problem.
 
-use super::report::{CheckReport, Flaw, NOT_CHECKED, Verdict, flaw_text};
+use crate::composer::{CheckReport, Flaw, NOT_CHECKED, Verdict, flaw_text};
 use serde::Serialize;
 
 /// The `--json` record of one report.
