@@ -372,10 +372,12 @@ pub fn flaw_text(f: &Flaw) -> String {
             format!("{what}: at ply {ply} {} also mates in {mate}", mv.to_usi())
         }
         Flaw::ShorterThanRecord { within, record } => {
-            format!("早詰: a forced mate within {within} plies, the record says {record}")
+            format!(
+                "早詰: a forced mate within {within} plies (futile interpositions not counted), the record says {record}"
+            )
         }
         Flaw::LongerThanRecord { exact, record } => format!(
-            "longer than the record: no mate within {record} plies, the shortest takes {exact} (does the diagram match the record?)"
+            "longer than the record: no mate within {record} plies against every defence, the shortest takes {exact}: the record takes a shorter defence (one after which the attacker mates with pieces to spare, by the composers' ranking, or a 変長) or the diagram differs"
         ),
         Flaw::PiecesLeft { hand } => format!("駒余り: {hand:?} left in hand at the end"),
         Flaw::LongerVariation {
