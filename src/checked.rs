@@ -310,13 +310,11 @@ impl CheckedSolver {
         self.set_futile(Futile::Skip);
         // The strict line only bounds the canonical one, which is made exact in its own game
         // (`canonical/line.rs`): proving the strict length exact first is work the report never
-        // uses (on Zukou #4, 22 M nodes before the canonical phase began).
+        // uses (docs/benchmarks.md, *kanju check*).
         self.set_pv_level(PvLevel::UpperBound);
         // The phases after the proof without their node budgets (a share of the proof's nodes,
         // which `solve` keeps so that a line comes back soon): a composer wants the canonical
-        // length proven, and the time limit bounds the check. On Zukou #3 the canonical length is
-        // proven in 11 M nodes where the budgets stop at 0.7 M with it unproven
-        // (docs/benchmarks.md, *kanju check*).
+        // length proven, and the time limit bounds the check (docs/benchmarks.md, *kanju check*).
         self.set_config(crate::search::SearchConfig {
             phase_budget_pct: 0,
             ..crate::search::SearchConfig::default()

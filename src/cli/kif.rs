@@ -115,6 +115,20 @@ fn kif_move(m: Move, previous_to: Option<Square>) -> String {
 /// given). A mate is written move by move and ends with `詰み`; `nomate`, `timeout` and errors are
 /// written as comments on the diagram, so the record still opens and shows the problem.
 pub fn kif_record(title: &str, root: &Position, answer: &Answer) -> String {
+    let mut out = kif_head(title, root);
+    match answer {
+        Answer::Mate(line) => write_moves(&mut out, line),
+        Answer::NoMate => out.push_str("*kanju: 不詰（詰みなし）\n"),
+        Answer::Timeout => out.push_str("*kanju: 時間内に解けず\n"),
+        Answer::Error(e) => {
+            let _ = writeln!(out, "*kanju: error {}", one_line(e));
+        }
+    }
+    out
+}
+
+/// Everything before the first move: the title comment, the diagram, the players, the moves' header.
+fn kif_head(title: &str, root: &Position) -> String {
     let pos = problem_position(root);
     let attacker = pos.side_to_move();
     let mut out = String::new();
@@ -132,14 +146,6 @@ pub fn kif_record(title: &str, root: &Position, answer: &Answer) -> String {
     };
     let _ = writeln!(out, "先手：{black}\n後手：{white}");
     out.push_str("手数----指手---------消費時間--\n");
-    match answer {
-        Answer::Mate(line) => write_moves(&mut out, line),
-        Answer::NoMate => out.push_str("*kanju: 不詰（詰みなし）\n"),
-        Answer::Timeout => out.push_str("*kanju: 時間内に解けず\n"),
-        Answer::Error(e) => {
-            let _ = writeln!(out, "*kanju: error {}", one_line(e));
-        }
-    }
     out
 }
 
@@ -190,20 +196,20 @@ pub fn kif_record_with_branches(
     notes: &[String],
     branches: &[Branch],
 ) -> String {
-    let mut out = kif_record(title, root, &Answer::Mate(line.to_vec()));
-    let header = "手数----指手---------消費時間--\n";
-    if let Some(at) = out.find(header) {
-        let comments: String = notes
-            .iter()
-            .map(|n| format!("*{}\n", one_line(n)))
-            .collect();
-        out.insert_str(at + header.len(), &comments);
+    let mut out = kif_head(title, root);
+    for n in notes {
+        let _ = writeln!(out, "*{}", one_line(n));
     }
+    write_moves(&mut out, line);
     let mut order: Vec<&Branch> = branches.iter().filter(|b| b.ply >= 1).collect();
     order.sort_by_key(|b| std::cmp::Reverse(b.ply));
     for b in order {
         let _ = writeln!(out, "\n変化：{}手", b.ply);
-        let previous_to = line.get(b.ply.wrapping_sub(2)).map(|m| m.to());
+        let previous_to = b
+            .ply
+            .checked_sub(2)
+            .and_then(|i| line.get(i))
+            .map(|m| m.to());
         write_numbered(&mut out, &b.moves, b.ply, previous_to, Some(&b.comment));
         if b.mates {
             let _ = writeln!(out, "{:>4} 詰み", b.ply + b.moves.len());

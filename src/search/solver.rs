@@ -446,7 +446,7 @@ fn mate_answer(
         a.alternatives = Some(s.in_game(game, |s| alternatives::check(s, &moves)));
     }
     if settings.check_variations {
-        a.variations = Some(variations::check(s, &moves, game));
+        a.variations = Some(s.in_game(game, |s| variations::check(s, &moves)));
     }
     a.outcome = MateOutcome::Mate(moves);
     a

@@ -132,14 +132,13 @@ impl Searcher<'_> {
     /// the split-off chain, whole, behind another defence. A waiting drop is never searched, so it
     /// never stalls and is never split: a guarded interposition (a real defence, which the checker
     /// cannot simply take) behind it would never be looked at. A no-mate derived from Zukou #69
-    /// (`tests/problems/search.rs`) was refuted by such a drop, S*4i behind the deferred S*5i, unseen
-    /// for 29 M nodes; released, it is decided in 1.4 M.
+    /// (`tests/problems/search.rs`) was refuted by such a drop, S*4i behind the deferred S*5i.
     ///
-    /// Why only behind a split-off head: releasing behind every deferred drop (commit 3e1ea7d,
-    /// reverted) decided the same no-mates, but it fired at thousands of fresh nodes of proofs
-    /// (Zukou #8: 19 662 times, its proof 57.4 M -> 144.1 M nodes), where one chain over every
-    /// square is right: the guarded drops are proven cheaply once the nearer ones are. A split marks
-    /// the nodes where that went wrong (Zukou #8: 73 releases, its proof 53.4 M nodes).
+    /// Why only behind a split-off head: releasing behind every deferred drop fired at thousands of
+    /// fresh nodes of proofs, where one chain over every square is right (the guarded drops are
+    /// proven cheaply once the nearer ones are), and made Zukou #8's proof far longer; a split marks
+    /// the nodes where the one chain went wrong (figures: docs/benchmarks.md, *Released guarded
+    /// drops*).
     ///
     /// Sound as every split of a chain: each member is still in exactly one chain, so the node is
     /// proven only when every member of every chain is, and refuted by any refuted active child.

@@ -15,13 +15,26 @@ use crate::search::dfpn::Searcher;
 /// of odd lengths ask the even lengths below them (a defender's node mates in an even number of
 /// plies), and the line is as long as the mate.
 pub fn exact_line(s: &mut Searcher, at: At, bound: u32, cap: u64) -> Option<Vec<Move>> {
+    exact_line_and_exactness(s, at, bound, cap).map(|(line, _)| line)
+}
+
+/// `exact_line`, and whether its length was proven the node's minimax length (false when a cap or
+/// a limit stopped the tightening).
+pub fn exact_line_and_exactness(
+    s: &mut Searcher,
+    at: At,
+    bound: u32,
+    cap: u64,
+) -> Option<(Vec<Move>, bool)> {
     let shortest = shortest_first(s, cap, bound, |s, d| match bounded_search(s, at, d) {
         (true, _) => Bound::Mate,
         (_, true) => Bound::Refuted,
         _ => Bound::Stop,
     });
     if let Some(b) = shortest {
-        return walk_from(s, at, b, true, true).filter(|l| !l.is_empty());
+        return walk_from(s, at, b, true, true)
+            .filter(|l| !l.is_empty())
+            .map(|l| (l, true));
     }
     if !bounded_search(s, at, bound).0 {
         return None;
@@ -47,5 +60,7 @@ pub fn exact_line(s: &mut Searcher, at: At, bound: u32, cap: u64) -> Option<Vec<
             break;
         }
     }
-    walk_from(s, at, b, exact, true).filter(|l| !l.is_empty())
+    walk_from(s, at, b, exact, true)
+        .filter(|l| !l.is_empty())
+        .map(|l| (l, exact))
 }

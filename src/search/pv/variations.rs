@@ -34,13 +34,12 @@
 //! history only takes options from the attacker).
 
 use super::alternatives::or_node_alternatives;
-use super::exact::exact_line;
+use super::exact::exact_line_and_exactness;
 use super::walk::probe_here;
 use crate::position::Move;
 use crate::position::movegen::{MoveList, check_gap, generate_evasions};
 use crate::search::bounded::{At, bounded_search};
 use crate::search::dfpn::Searcher;
-use crate::search::game::Game;
 use crate::search::game::futile::excused;
 use crate::search::loops::next_path;
 use crate::search::outcome::{Variation, Variations};
@@ -52,9 +51,10 @@ pub const REPLY_CAP_MIN: u64 = 1_000_000;
 /// Mixed into the path key of the phase's root (module comment, *No history*).
 const VARIATIONS_PATH_SALT: u64 = 0x7661_7269_6174_696f;
 
-/// Searches every variation of `line` (a verified mating line from the root of `s`) in `game`.
+/// Searches every variation of `line` (a verified mating line from the root of `s`) in the current
+/// game (the one the line is a minimax line of).
 /// Leaves the position and the path as it found them.
-pub fn check(s: &mut Searcher, line: &[Move], game: Game) -> Variations {
+pub fn check(s: &mut Searcher, line: &[Move]) -> Variations {
     s.budget.end = s.phase_budget();
     s.budget.aborted = false;
     let saved_keys = std::mem::take(&mut s.path.keys);
@@ -62,28 +62,25 @@ pub fn check(s: &mut Searcher, line: &[Move], game: Game) -> Variations {
     let mut path = s.path.root ^ VARIATIONS_PATH_SALT;
     let total = line.len() as u32;
     let mut played = 0;
-    let mut complete = true;
+    out.complete = true;
     let cap = REPLY_CAP_MIN.max(s.total_nodes() / 8);
-    s.in_game(game, |s| {
-        for (i, &line_reply) in line.iter().enumerate() {
-            let ply = i as u32;
-            if !s.is_or_node()
-                && !and_node_variations(s, line_reply, (ply, path, total - ply), cap, &mut out)
-            {
-                complete = false;
-                break;
-            }
-            s.pos.do_move(line_reply);
-            played += 1;
-            path = next_path(path, line_reply);
+    for (i, &line_reply) in line.iter().enumerate() {
+        let ply = i as u32;
+        if !s.is_or_node()
+            && !and_node_variations(s, line_reply, (ply, path, total - ply), cap, &mut out)
+        {
+            out.complete = false;
+            break;
         }
-    });
+        s.pos.do_move(line_reply);
+        played += 1;
+        path = next_path(path, line_reply);
+    }
     for &m in line[..played].iter().rev() {
         s.pos.undo_move(m);
     }
     s.path.keys = saved_keys;
     s.budget.end = None;
-    out.complete = complete;
     out
 }
 
@@ -150,13 +147,11 @@ fn variation(s: &mut Searcher, at: At, rest: u32) -> Option<Variation> {
         return None;
     };
     let cap = s.config().ranking_test_nodes.max(1);
-    let moves = exact_line(s, at, bound, cap)?;
+    let (moves, exact) = exact_line_and_exactness(s, at, bound, cap)?;
     if s.budget.aborted {
         return None;
     }
     let mate = moves.len() as u32;
-    // Exact when "mate within m − 2?" is refuted (asked by `exact_line` already: a table hit).
-    let exact = mate <= 1 || bounded_search(s, at, mate - 2).1;
     let mut others = vec![];
     if exact && !or_node_alternatives(s, moves[0], at.ply, at.path, mate, &mut others) {
         return None;
