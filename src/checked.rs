@@ -66,6 +66,9 @@ pub struct Report {
     /// After a mate, with MultiPV: the root's other checks, best first, each mate line verified
     /// (`SolveResult::other_lines`).
     pub other_lines: Vec<OtherLine>,
+    /// With a line given to check: taken (`true`) or refused, not a mating line (`false`)
+    /// (`SolveResult::given_line`).
+    pub given_line: Option<bool>,
 }
 
 impl Report {
@@ -86,6 +89,7 @@ impl Report {
             threads: 0,
             defends: false,
             other_lines: vec![],
+            given_line: None,
         }
     }
 }
@@ -296,31 +300,29 @@ impl CheckedSolver {
     }
 
     /// The composers' check (`composer.rs`; `kanju check`, USI `ComposerReport`): futile
-    /// interpositions no defence, the canonical line made exact, every other check and every other
-    /// defence along it searched. Replaces the line settings and the configuration; off, the
-    /// configuration goes back to the default and the variations are not searched (the line
-    /// settings are the caller's to set).
+    /// interpositions no defence; first the line `solve --futile skip` prints (its phases within
+    /// their node budgets), then, with the time left, its canonical length proven and every other
+    /// check and every other defence along it searched (`SolverSettings::settle`). Replaces the
+    /// line settings and the configuration; off, the configuration goes back to the default and
+    /// the variations are not searched (the line settings are the caller's to set).
     pub fn set_composer_check(&mut self, on: bool) {
         self.composer = on;
+        self.set_config(crate::search::SearchConfig::default());
+        self.solver.set_settle(on);
         if !on {
-            self.set_config(crate::search::SearchConfig::default());
             self.set_check_variations(false);
             return;
         }
         self.set_futile(Futile::Skip);
-        // The strict line only bounds the canonical one, which is made exact in its own game
-        // (`canonical/line.rs`): proving the strict length exact first is work the report never
-        // uses (docs/benchmarks.md, *kanju check*).
-        self.set_pv_level(PvLevel::UpperBound);
-        // The phases after the proof without their node budgets (a share of the proof's nodes,
-        // which `solve` keeps so that a line comes back soon): a composer wants the canonical
-        // length proven, and the time limit bounds the check (docs/benchmarks.md, *kanju check*).
-        self.set_config(crate::search::SearchConfig {
-            phase_budget_pct: 0,
-            ..crate::search::SearchConfig::default()
-        });
+        self.set_pv_level(PvLevel::MinLength);
         self.set_check_alternatives(true);
         self.set_check_variations(true);
+    }
+
+    /// The line the next solves answer and check instead of their own when it mates (the
+    /// composer's line, `Solver::set_given_line`); `None`: their own.
+    pub fn set_given_line(&mut self, line: Option<Vec<crate::position::Move>>) {
+        self.solver.set_given_line(line);
     }
 
     /// Whether futile interpositions count (kept across `ensure_size`).
@@ -395,6 +397,7 @@ impl CheckedSolver {
                     .into_iter()
                     .filter(|l| l.mate.is_none() || verify_mate_line(root, &l.moves))
                     .collect(),
+                given_line: r.given_line,
             },
             Ok(Err(e)) => Report::error(e.to_string(), start.elapsed()),
             Err(_) => {

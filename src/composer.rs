@@ -54,6 +54,9 @@ pub enum Flaw {
         mv: Move,
         mate: u32,
     },
+    /// The composer's line given to check is not a mating line (an illegal move, a move that does
+    /// not check or evade, or no mate at its end); the report is on kanju's own line.
+    GivenLineFails,
 }
 
 /// The composer's report on one problem.
@@ -71,6 +74,9 @@ pub struct CheckReport {
     pub ranked_below: Option<u32>,
     /// The recorded length compared against, if any.
     pub record: Option<usize>,
+    /// A line was given to check: the report is on it (`true`), or it was refused and the report is
+    /// on kanju's own line (`false`).
+    pub given: Option<bool>,
     pub flaws: Vec<Flaw>,
     /// What the limits left open (the line not proven exact, the alternatives not all tested, the
     /// record neither confirmed nor refuted).
@@ -118,6 +124,20 @@ pub fn composer_report(
     };
     out.verdict = Verdict::Mate;
     out.line = line.clone();
+    out.given = report.given_line;
+    if report.given_line == Some(false) {
+        out.flaws.push(Flaw::GivenLineFails);
+    }
+    // The alternatives' search cuts lines back to the line's positions, which hides nothing when
+    // every attacker move of the line is a shortest mate (`pv/alternatives.rs`): a given line that
+    // is not the minimax line may waste attacker moves, and a mate that passes back through one of
+    // its positions could then fit the plies asked.
+    if report.given_line == Some(true) && !report.exact {
+        out.undecided.push(
+            "other mating moves that pass back through the given line's positions (it is not the minimax line)"
+                .into(),
+        );
+    }
     let len = line.len();
     // The length is proven when the line is exact, or when it is as long as the proven minimax
     // length (the composers' ranking chose among defences that long). A ranked line shorter than
@@ -258,6 +278,7 @@ impl CheckReport {
             exact: false,
             ranked_below: None,
             record,
+            given: None,
             flaws: vec![],
             undecided: vec![],
             variations: vec![],
@@ -317,7 +338,12 @@ impl CheckReport {
                 .record
                 .map_or(String::new(), |r| format!(", record {r}"));
             t.push_str(&format!("  mate {} ({exact}{record})\n", self.line.len()));
-            t.push_str(&format!("  line {}\n", usi_moves(&self.line)));
+            let whose = if self.given == Some(true) {
+                "line (given)"
+            } else {
+                "line"
+            };
+            t.push_str(&format!("  {whose} {}\n", usi_moves(&self.line)));
         }
         for f in &self.flaws {
             t.push_str(&format!("  {}\n", flaw_text(f)));
@@ -357,6 +383,7 @@ fn flaw_name(f: &Flaw) -> String {
         Flaw::LongerVariation { spare, .. } if !spare.is_empty() => "変長駒余り".into(),
         Flaw::LongerVariation { .. } => "変長".into(),
         Flaw::VariationAlternative { .. } => "変化別詰".into(),
+        Flaw::GivenLineFails => "the given line does not mate".into(),
     }
 }
 
@@ -418,5 +445,6 @@ pub fn flaw_text(f: &Flaw) -> String {
             reply.to_usi(),
             mv.to_usi()
         ),
+        Flaw::GivenLineFails => "the given line does not mate (an illegal move, a move that neither checks nor evades, or no mate at its end): the report is on kanju's own line".into(),
     }
 }

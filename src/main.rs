@@ -167,6 +167,10 @@ enum Command {
         /// are reported against it.
         #[arg(long)]
         length: Option<usize>,
+        /// The composer's line (USI moves, e.g. "2d2c+ 1b1a S*1b") of problems given as SFEN, checked
+        /// instead of kanju's own line: a file row's fourth column (`pv`) does the same for it.
+        #[arg(long)]
+        line: Option<String>,
         /// One JSON object per problem instead of the text report.
         #[arg(long)]
         json: bool,
@@ -329,6 +333,7 @@ fn run_command(command: Command) -> ExitCode {
             jobs,
             threads,
             length,
+            line,
             json,
             kif,
         } => {
@@ -344,6 +349,7 @@ fn run_command(command: Command) -> ExitCode {
                 jobs,
                 threads: usize::from(threads),
                 length,
+                line,
                 json,
                 kif,
             };

@@ -77,6 +77,7 @@ fn a_check_report_reads_back_with_its_variations_as_forks() {
         jobs: 1,
         threads: 1,
         length: Some(21),
+        line: None,
         json: false,
         kif: true,
     };

@@ -324,6 +324,7 @@ mod tests {
             id: id.into(),
             sfen: sfen.into(),
             expected,
+            pv: None,
         }
     }
 

@@ -49,23 +49,60 @@ pub struct CheckOptions {
     pub threads: usize,
     /// The recorded length of a problem given as a SFEN (a file row's `mate:N` takes precedence).
     pub length: Option<usize>,
+    /// The composer's line (USI moves) of a problem given as a SFEN, checked instead of kanju's
+    /// own (a file row's `pv` column takes precedence).
+    pub line: Option<String>,
     pub json: bool,
     /// A KIF per problem (the report as comments, the variations as branches) instead of text.
     pub kif: bool,
 }
-/// One problem of the input: a file row (`id`, `sfen`, `expected`, tab-separated) or a position.
-fn split_problem(text: &str, default_record: Option<usize>) -> (String, String, Option<usize>) {
+/// One problem of the input.
+struct Input {
+    name: String,
+    sfen: String,
+    /// The recorded length.
+    record: Option<usize>,
+    /// The composer's line to check (USI moves).
+    line: Option<String>,
+}
+
+/// One problem of the input: a file row (`id`, `sfen`, `expected`, `pv`, tab-separated) or a
+/// position (`opts` gives its record and line).
+fn split_problem(text: &str, opts: &CheckOptions) -> Input {
     if text.contains('\t')
         && let Ok(p) = parse_row(text)
     {
         let record = match p.expected {
             Expected::Mate(n) => Some(n),
-            _ => default_record,
+            _ => opts.length,
         };
-        return (p.id, p.sfen, record);
+        return Input {
+            name: p.id,
+            sfen: p.sfen,
+            record,
+            line: p.pv,
+        };
     }
     let t = text.trim().to_string();
-    (t.clone(), t, default_record)
+    Input {
+        name: t.clone(),
+        sfen: t,
+        record: opts.length,
+        line: opts.line.clone(),
+    }
+}
+
+/// The moves of `text` (USI, separated by blanks) played from `root`, or `None` at the first that
+/// is not a legal move there.
+fn parse_line(root: &crate::position::Position, text: &str) -> Option<Vec<crate::position::Move>> {
+    let mut pos = root.clone();
+    let mut moves = vec![];
+    for word in text.split_whitespace() {
+        let m = pos.parse_usi_move(word)?;
+        pos.do_move(m);
+        moves.push(m);
+    }
+    Some(moves)
 }
 
 /// Checks one problem text with `solver`.
@@ -75,7 +112,12 @@ pub fn check_problem(
     opts: &CheckOptions,
     stop: &std::sync::atomic::AtomicBool,
 ) -> CheckReport {
-    let (name, sfen, record) = split_problem(text, opts.length);
+    let Input {
+        name,
+        sfen,
+        record,
+        line,
+    } = split_problem(text, opts);
     solver.set_composer_check(true);
     solver.set_threads(opts.threads);
     let limits = limits_from_ms(opts.time_ms, opts.nodes);
@@ -85,9 +127,25 @@ pub fn check_problem(
             return CheckReport::empty(&name, Verdict::Error(e), record);
         }
     };
+    // A given line is the composer's claim: its own length is the record when none is given, and
+    // a line that does not even parse is refused as one that does not mate.
+    let given = line.as_deref().map(|l| parse_line(&root, l));
+    let claimed = match &given {
+        Some(Some(moves)) if record.is_none() => Some(moves.len()),
+        _ => None,
+    };
+    solver.set_given_line(given.clone().flatten());
     solver.clear();
     let report = solver.solve(&root, &limits, stop, &mut |_| {});
-    composer_report(&name, &root, &report, record)
+    solver.set_given_line(None);
+    // A refused line claims no length.
+    let claimed = claimed.filter(|_| report.given_line != Some(false));
+    let mut out = composer_report(&name, &root, &report, record.or(claimed));
+    if matches!(given, Some(None)) && out.verdict == Verdict::Mate {
+        out.given = Some(false);
+        out.flaws.insert(0, Flaw::GivenLineFails);
+    }
+    out
 }
 
 /// `kanju check`: every problem (arguments: a SFEN or a problem file each; none: lines of `input`),
@@ -171,6 +229,7 @@ mod tests {
             jobs: 1,
             threads: 1,
             length,
+            line: None,
             json: false,
             kif: false,
         }
@@ -365,5 +424,79 @@ mod tests {
             .collect();
         assert_eq!(others, [(14, "8c7b".to_string(), "6f6b+".to_string(), 7)]);
         assert_eq!(r.summary(), "sound, lesser flaws: 変化別詰");
+    }
+
+    /// Zukou #89 (29 plies, the composers' ranking chooses its line): the check's line is the one
+    /// `solve --futile skip` prints (its line phases within their budgets, 1.5 M nodes in all),
+    /// before the time left goes to proving lengths. Asking the canonical "mate within b − 2?"
+    /// without a budget from the start (the check before `settle`) held it on a hard refutation
+    /// at 55 plies until its limit, and the ranking never ran.
+    #[test]
+    fn the_check_prints_the_solves_line_before_settling() {
+        let zukou89 = "k1S+b5/ng1S1l3/1gN1P4/BN1+ps4/3R5/1S2R4/9/9/9 b 2gn3l16p 1";
+        let mut solver = CheckedSolver::new(64);
+        let o = CheckOptions {
+            nodes: Some(4_000_000),
+            hash_mb: 64,
+            ..opts(Some(29))
+        };
+        let r = check_problem(&mut solver, zukou89, &o, &AtomicBool::new(false));
+        assert_eq!(r.verdict, Verdict::Mate);
+        assert_eq!(r.line.len(), 29);
+    }
+
+    /// Zukou #20 (37 plies): the budgeted pass prints the canonical minimax line, 41 plies ending
+    /// with pieces in hand (its spare tests ran out of their cap where the record's defence
+    /// parts from it); ranked again after settling, with larger tests, the line is the record's.
+    #[test]
+    fn the_settled_line_is_ranked_again_with_larger_tests() {
+        let zukou20 = "4ng2+r/5+r1+L1/4P1k1G/4l2P1/3spS1p+p/9/3N1L+p2/3+b5/1+B7 b 2g2s2nl12p 1";
+        let mut solver = CheckedSolver::new(64);
+        let o = CheckOptions {
+            nodes: Some(8_000_000),
+            hash_mb: 64,
+            ..opts(Some(37))
+        };
+        let r = check_problem(&mut solver, zukou20, &o, &AtomicBool::new(false));
+        assert_eq!(r.verdict, Verdict::Mate);
+        assert_eq!(r.line.len(), 37);
+    }
+
+    /// A composer's line given to check: the report is on it (its 余詰 are the other first moves,
+    /// kanju's own line's first move among them), its length the record when none is given; a
+    /// line that does not mate, or does not parse, is refused as a flaw and claims no length.
+    #[test]
+    fn a_given_line_is_checked_instead_of_kanjus_own() {
+        let with_silver = "9/8k/9/7RG/9/9/9/9/9 b Sr2b3g3s4n4l18p 1";
+        let given = |line: &str| CheckOptions {
+            line: Some(line.into()),
+            ..opts(None)
+        };
+        let mut solver = CheckedSolver::new(16);
+        let stop = AtomicBool::new(false);
+        let r = check_problem(&mut solver, with_silver, &given("1d2c 1b1a S*1b"), &stop);
+        assert_eq!(r.given, Some(true));
+        assert_eq!(usi_moves(&r.line), "1d2c 1b1a S*1b");
+        assert_eq!((r.exact, r.record), (true, Some(3)));
+        let firsts: Vec<String> = r
+            .flaws
+            .iter()
+            .filter_map(|f| match f {
+                Flaw::Alternative { ply: 1, mv, .. } => Some(mv.to_usi()),
+                _ => None,
+            })
+            .collect();
+        assert!(firsts.contains(&"2d2c+".to_string()), "{firsts:?}");
+        assert!(!firsts.contains(&"1d2c".to_string()));
+        for bad in ["1d2c 1b1a", "1d2c 1b1a 9i9h", "x"] {
+            let r = check_problem(&mut solver, SOUND3, &given(bad), &stop);
+            assert_eq!(r.given, Some(false), "{bad}");
+            assert_eq!(usi_moves(&r.line), "1d2c 1b2a 2c2b", "{bad}");
+            assert_eq!(r.record, None, "{bad}");
+            assert_eq!(r.flaws, [Flaw::GivenLineFails], "{bad}");
+        }
+        // The silver's own problem checked by kanju's line: nothing given, nothing said of it.
+        let r = check(SOUND3, None);
+        assert_eq!(r.given, None);
     }
 }

@@ -56,6 +56,9 @@ pub struct Problem {
     pub id: String,
     pub sfen: String,
     pub expected: Expected,
+    /// The fourth column, when not empty: a line (USI moves from the position), e.g. the recorded
+    /// solution that `kanju check` checks instead of its own.
+    pub pv: Option<String>,
 }
 
 /// Reads the rows of a problem file; a malformed row is returned as an error with its line number.
@@ -69,7 +72,7 @@ pub fn parse_problems(text: &str) -> Vec<Result<Problem, String>> {
 
 pub fn parse_row(line: &str) -> Result<Problem, String> {
     let cols: Vec<&str> = line.split('\t').collect();
-    let [id, sfen, expected, ..] = cols[..] else {
+    let [id, sfen, expected, ref rest @ ..] = cols[..] else {
         return Err("expected at least 3 tab-separated columns (id, sfen, expected)".into());
     };
     let expected =
@@ -78,6 +81,11 @@ pub fn parse_row(line: &str) -> Result<Problem, String> {
         id: id.trim().to_string(),
         sfen: sfen.trim().to_string(),
         expected,
+        pv: rest
+            .first()
+            .map(|pv| pv.trim())
+            .filter(|pv| !pv.is_empty())
+            .map(str::to_string),
     })
 }
 

@@ -98,6 +98,10 @@ pub struct SolveResult {
     /// With `Solver::set_multipv` above 1, after a mate: the root's other checks, best first
     /// (`pv/multipv.rs`).
     pub other_lines: Vec<OtherLine>,
+    /// With a line given to check (`Solver::set_given_line`): whether it was a (canonical) mating
+    /// line and is the line answered and checked (`true`), or was refused and the solver's own line
+    /// stands (`false`).
+    pub given_line: Option<bool>,
 }
 
 /// A root check other than the answer's, with what follows it (`pv/multipv.rs`).

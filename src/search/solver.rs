@@ -2,7 +2,7 @@
 //! a solve's phases.
 
 use super::canonical::Futile;
-use super::canonical::line::{canonical_line, verifies_canonical};
+use super::canonical::line::{canonical_line, settle, verifies_canonical};
 use super::config::SearchConfig;
 use super::deepen::{Deepened, deepen};
 use super::dfpn::{RootResult, Searcher};
@@ -17,7 +17,7 @@ use super::roles::{RootRole, root_role};
 use super::shared::{Problem, Shared};
 use super::tt;
 use super::verify::{problem_position, verify_mate_line_by};
-use crate::position::{Color, Position};
+use crate::position::{Color, Move, Position};
 use std::collections::HashMap;
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
@@ -31,6 +31,13 @@ pub struct SolverSettings {
     pub check_alternatives: bool,
     /// After a mate, search the defender's other replies along the line (`pv/variations.rs`).
     pub check_variations: bool,
+    /// After the answer's line, the time left proves the canonical length exact and searches the
+    /// alternatives and variations without the phases' node budgets (the composers' check,
+    /// `canonical/line.rs`, *Settling*).
+    pub settle: bool,
+    /// A line to answer and check instead of the solver's own, if it mates (the composer's line;
+    /// `mate_answer`). Per problem: the front end sets it before each solve.
+    pub given_line: Option<Vec<Move>>,
     pub futile: Futile,
     /// Searchers of each search, one thread each (`parallel.rs`).
     pub threads: usize,
@@ -47,6 +54,8 @@ impl Default for SolverSettings {
             pv_level: PvLevel::default(),
             check_alternatives: false,
             check_variations: false,
+            settle: false,
+            given_line: None,
             futile: Futile::default(),
             threads: 1,
             root_and_if_checked: false,
@@ -149,6 +158,18 @@ impl Solver {
         self.settings.check_variations = on;
     }
 
+    /// After the answer's line, prove its canonical length and search its alternatives and
+    /// variations with the time left, without the phases' node budgets (`SolverSettings::settle`).
+    pub fn set_settle(&mut self, on: bool) {
+        self.settings.settle = on;
+    }
+
+    /// The line the next solves answer and check instead of their own when it mates
+    /// (`SolverSettings::given_line`); `None`: the solver's own.
+    pub fn set_given_line(&mut self, line: Option<Vec<Move>>) {
+        self.settings.given_line = line;
+    }
+
     /// Whether futile interpositions count as defences (`game/futile.rs`; default: they do).
     pub fn set_futile(&mut self, futile: Futile) {
         self.settings.futile = futile;
@@ -240,6 +261,8 @@ impl Solver {
             futile: self.settings.futile,
             check_alternatives: self.settings.check_alternatives,
             check_variations: self.settings.check_variations,
+            settle: self.settings.settle,
+            given_line: self.settings.given_line.as_deref(),
             attacker,
         };
         let mut answer = answer(&mut s, root, result, &deepened, settings);
@@ -283,17 +306,20 @@ impl Solver {
             threads: self.settings.threads,
             defends: role == RootRole::Defends,
             other_lines: answer.other_lines,
+            given_line: answer.given_line,
         })
     }
 }
 
 /// What the user asked of the line after a proof.
 #[derive(Clone, Copy)]
-struct Settings {
+struct Settings<'a> {
     level: PvLevel,
     futile: Futile,
     check_alternatives: bool,
     check_variations: bool,
+    settle: bool,
+    given_line: Option<&'a [Move]>,
     /// Who attacks at the root (`roles.rs`).
     attacker: Color,
 }
@@ -309,6 +335,7 @@ struct Answer {
     mate_bound: Option<u32>,
     mate_bound_exact: bool,
     other_lines: Vec<OtherLine>,
+    given_line: Option<bool>,
 }
 
 impl Answer {
@@ -324,6 +351,7 @@ impl Answer {
             mate_bound: None,
             mate_bound_exact: false,
             other_lines: vec![],
+            given_line: None,
         }
     }
 
@@ -342,7 +370,7 @@ fn answer(
     root: &Position,
     result: RootResult,
     deepened: &Deepened,
-    settings: Settings,
+    settings: Settings<'_>,
 ) -> Answer {
     match result {
         RootResult::Proven => mate_answer(s, root, deepened, settings),
@@ -358,7 +386,7 @@ fn mate_answer(
     s: &mut Searcher,
     root: &Position,
     deepened: &Deepened,
-    settings: Settings,
+    settings: Settings<'_>,
 ) -> Answer {
     let Some(line) = pv::extract(s, settings.level, deepened) else {
         let why = "proven, but the line could not be rebuilt in time";
@@ -386,6 +414,7 @@ fn mate_answer(
         mate_bound: line.bound.map(|b| b.max(line.moves.len() as u32)),
         mate_bound_exact: line.bound_exact,
         other_lines: vec![],
+        given_line: None,
     };
     if settings.level == PvLevel::MinLength && !a.exact {
         a.note = Some(match line.bound {
@@ -399,7 +428,9 @@ fn mate_answer(
     // The game the printed line is a minimax line of: the checks after it search the same one.
     let mut game = s.game;
     if settings.futile == Futile::Skip {
-        match canonical_line(s, &line) {
+        let found = canonical_line(s, &line)
+            .map(|(c, g)| (if settings.settle { settle(s, c, g) } else { c }, g));
+        match found {
             Some((c, canonical)) if verifies_canonical(s, &c.moves) => {
                 game = canonical;
                 a.canonical_length = Some(c.moves.len() as u32);
@@ -442,14 +473,54 @@ fn mate_answer(
             }
         }
     }
+    if let Some(given) = settings.given_line {
+        a.given_line = Some(s.in_game(game, |s| take_given_line(s, &mut a, &mut moves, given)));
+    }
     if settings.check_alternatives {
-        a.alternatives = Some(s.in_game(game, |s| alternatives::check(s, &moves)));
+        a.alternatives =
+            Some(s.in_game(game, |s| alternatives::check(s, &moves, !settings.settle)));
     }
     if settings.check_variations {
-        a.variations = Some(s.in_game(game, |s| variations::check(s, &moves)));
+        a.variations = Some(s.in_game(game, |s| variations::check(s, &moves, !settings.settle)));
     }
     a.outcome = MateOutcome::Mate(moves);
     a
+}
+
+/// A line given to check (the composer's): it replaces `moves` (the solver's own line) when it is a
+/// mating line in the game of the answer (the canonical one with `Futile::Skip`:
+/// `verifies_canonical`), and then its length is exact only if it is the proven minimax length.
+/// Whether it was taken. Its alternatives and variations are then searched along it: the variations
+/// without history (`variations.rs`), so their values hold for any line; the alternatives' argument
+/// needs an exact line (`alternatives.rs`), and the report calls a shorter given line not exact.
+fn take_given_line(
+    s: &mut Searcher,
+    a: &mut Answer,
+    moves: &mut Vec<Move>,
+    given: &[Move],
+) -> bool {
+    let mates = if s.game.skips_futile() {
+        verifies_canonical(s, given)
+    } else {
+        verify_mate_line_by(&s.pos.clone(), s.attacker(), given)
+    };
+    if !mates {
+        a.add_note("the given line is not a mating line: the solver's own line is answered");
+        return false;
+    }
+    let len = given.len() as u32;
+    a.exact = a.mate_bound_exact && a.mate_bound == Some(len);
+    if a.canonical_length.is_some() {
+        a.canonical_length = Some(len);
+    }
+    a.note = (!a.exact).then(|| match a.mate_bound {
+        Some(b) if a.mate_bound_exact => {
+            format!("the given line is answered: {len} plies, the minimax length is {b}")
+        }
+        _ => format!("the given line is answered: {len} plies, not proven the minimax length"),
+    });
+    *moves = given.to_vec();
+    true
 }
 
 #[cfg(test)]

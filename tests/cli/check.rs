@@ -61,3 +61,47 @@ fn check_reads_records_from_a_file_and_writes_json() {
     assert!(text.starts_with(&format!("{SOUND3}: sound\n")), "{text}");
     assert!(text.contains("not a position: error: "), "{text}");
 }
+
+/// The composer's line: `--line` for a SFEN, the file's fourth column for a row; the report is on
+/// it (`line_source` given), or says it does not mate (refused) and checks kanju's own.
+#[test]
+fn check_reads_the_composers_line_from_the_option_and_the_pv_column() {
+    let out = kanju(&["check", "--line", "1d2c 1b1a S*1b", FLAWED3], "");
+    assert!(out.status.success(), "{out:?}");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("  line (given) 1d2c 1b1a S*1b\n"), "{text}");
+    assert!(
+        text.contains("  余詰: at ply 1 2d2c+ also mates in 3\n"),
+        "{text}"
+    );
+    let dir = std::env::temp_dir().join(format!("kanju-check-pv-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("works.tsv");
+    std::fs::write(
+        &file,
+        format!(
+            "# id\tsfen\texpected\tpv\nw1\t{SOUND3}\tmate:3\t1d2c 1b2a 2c2b\nw2\t{SOUND3}\tmate:3\t1d2c 1b2a\n"
+        ),
+    )
+    .unwrap();
+    let out = kanju(&["check", "--json", file.to_str().unwrap()], "");
+    let _ = std::fs::remove_dir_all(&dir);
+    let lines = stdout_lines(&out);
+    assert_eq!(lines.len(), 2, "{out:?}");
+    assert!(lines[0].contains(r#""summary":"sound""#), "{}", lines[0]);
+    assert!(
+        lines[0].contains(r#""line_source":"given""#),
+        "{}",
+        lines[0]
+    );
+    assert!(
+        lines[1].contains(r#""line_source":"refused""#),
+        "{}",
+        lines[1]
+    );
+    assert!(
+        lines[1].contains(r#""kind":"given_line_fails""#),
+        "{}",
+        lines[1]
+    );
+}

@@ -15,6 +15,10 @@ pub struct CheckRecord<'a> {
     /// The longest defence's proven length when the composers' ranking chose a shorter one.
     pub ranked_below: Option<u32>,
     pub record: Option<usize>,
+    /// `given` when the line is the one given to check, `refused` when that was no mating line
+    /// (the line is kanju's own), absent when none was given.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub line_source: Option<&'static str>,
     pub pv: Vec<String>,
     pub flaws: Vec<FlawRecord>,
     pub undecided: &'a [String],
@@ -26,8 +30,9 @@ pub struct CheckRecord<'a> {
 }
 
 /// One flaw in JSON: `kind` is `alternative`, `last_move_alternative`, `shorter_than_record`,
-/// `longer_than_record`, `pieces_left`, `longer_variation` (変長: `move` is the defender's reply) or
-/// `variation_alternative` (変化別詰: `move` is the attacker's other mate after `reply`).
+/// `longer_than_record`, `pieces_left`, `longer_variation` (変長: `move` is the defender's reply),
+/// `variation_alternative` (変化別詰: `move` is the attacker's other mate after `reply`) or
+/// `given_line_fails` (the composer's line given to check does not mate).
 #[derive(Debug, Serialize)]
 pub struct FlawRecord {
     pub kind: &'static str,
@@ -75,6 +80,7 @@ impl CheckReport {
             exact: self.exact,
             ranked_below: self.ranked_below,
             record: self.record,
+            line_source: self.given.map(|g| if g { "given" } else { "refused" }),
             pv: self.line.iter().map(|m| m.to_usi()).collect(),
             flaws: self
                 .flaws
@@ -117,6 +123,7 @@ impl CheckReport {
                             Some(mv.to_usi()),
                             Some(*mate),
                         ),
+                        Flaw::GivenLineFails => ("given_line_fails", None, None, None),
                     };
                     let reply = match f {
                         Flaw::VariationAlternative { reply, .. } => Some(reply.to_usi()),

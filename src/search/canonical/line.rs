@@ -2,7 +2,7 @@
 //! interpositions no defence, `game/futile.rs`), asked as the strict line was ("mate within d?" below a
 //! proven bound, `pv/tighten.rs`), then ranked as composers rank defences (`ranking.rs`).
 
-use super::ranking::rank;
+use super::ranking::{rank, rank_within};
 use crate::position::Move;
 use crate::position::Position;
 use crate::position::movegen::{MoveList, generate_evasions};
@@ -37,19 +37,101 @@ pub fn canonical_line(s: &mut Searcher, strict: &Line) -> Option<(Line, Game)> {
         // shortest mates may be shorter than the strict game's: nothing below is known refuted.
         let mut best = strict.moves.clone();
         let exact = tighten(s, &mut bound, &mut best, step, 1);
-        let mut line = final_walk(s, bound, exact, best);
-        if line.moves.len() as u32 == bound {
-            let (moves, changed) = rank(s, line.moves.clone());
-            if changed && verifies_canonical(s, &moves) {
-                line.moves = moves;
-                line.exact = false;
-                line.ranked = true;
-            }
-        }
-        line
+        walk_and_rank(s, bound, exact, best)
     });
     s.budget.end = None;
     (line.ranked || line.moves.len() as u32 == bound).then_some((line, game))
+}
+
+/// The canonical line of `bound` plies (`exact` or not; `best` the fallback), ranked as composers
+/// rank defences when it is read whole.
+fn walk_and_rank(s: &mut Searcher, bound: u32, exact: bool, best: Vec<Move>) -> Line {
+    let line = final_walk(s, bound, exact, best);
+    if line.moves.len() as u32 == bound {
+        let ranked = rank(s, line.moves.clone());
+        return take_ranked(s, line, ranked);
+    }
+    line
+}
+
+/// `line` with the ranking's `(moves, changed)` taken when they changed it and verify: a ranked
+/// line, no longer called exact (`Line::ranked`).
+fn take_ranked(s: &mut Searcher, mut line: Line, (moves, changed): (Vec<Move>, bool)) -> Line {
+    if changed && verifies_canonical(s, &moves) {
+        line.moves = moves;
+        line.exact = false;
+        line.ranked = true;
+    }
+    line
+}
+
+/// The spare tests of the settled line's ranking get this many times the cap of the budgeted
+/// pass's (`SearchConfig::ranking_test_nodes`).
+pub const SETTLE_RANK_FACTOR: u64 = 8;
+
+/// The settled line ranked again, with the time left: each spare test within `SETTLE_RANK_FACTOR`
+/// times the cap, the pass without a node budget. A test that answers yes now where the budgeted
+/// pass's ran out of its cap is as much a proven spare mate (`ranking.rs`: only yes answers change
+/// the line, and each change is a complete verified mating line), so this only reads the composers'
+/// ranking further than the budgeted pass could.
+fn rerank(s: &mut Searcher, line: Line) -> Line {
+    if s.user_limit_reached() {
+        return line;
+    }
+    let cap = s
+        .config()
+        .ranking_test_nodes
+        .saturating_mul(SETTLE_RANK_FACTOR);
+    let ranked = rank_within(s, line.moves.clone(), cap, None);
+    take_ranked(s, line, ranked)
+}
+
+/// ## Settling (the composers' check)
+///
+/// `canonical_line` runs within the phase's node budget, as `solve` runs it, so that the check's
+/// line is the one `solve --futile skip` prints. A composer wants the length proven too: with
+/// the time left, `settle` goes on asking "mate within b − 2?" in the canonical game (`game`) with
+/// only the user's limits, from the line's bound `b`, until a no makes `b` exact. A yes is a shorter
+/// mate: its line is read and ranked again, as `canonical_line` does. A line whose bound only
+/// becomes exact keeps its moves (a ranked one included: the ranking's choice stands, now against
+/// a proven minimax length). Then the line is ranked once more with larger spare tests (`rerank`).
+/// A limit that stops it leaves the line as it was, or the shorter one found. Asking the budgeted
+/// phase's questions without a budget from the start instead holds the check on the first hard
+/// refutation, far above the length the budgeted phase reaches by its cheap yeses
+/// (docs/benchmarks.md, *kanju check*).
+pub fn settle(s: &mut Searcher, line: Line, game: Game) -> Line {
+    let Some(before) = line.bound else {
+        return line;
+    };
+    if s.user_limit_reached() {
+        return line;
+    }
+    s.budget.end = None;
+    s.budget.aborted = false;
+    s.in_game(game, |s| {
+        let line = if line.bound_exact {
+            line
+        } else {
+            let mut bound = before;
+            let mut best = line.moves.clone();
+            let exact = tighten(s, &mut bound, &mut best, None, 1);
+            if bound < before {
+                walk_and_rank(s, bound, exact, best)
+            } else {
+                Line {
+                    exact: exact && !line.ranked && line.moves.len() as u32 == bound,
+                    bound_exact: exact,
+                    ..line
+                }
+            }
+        };
+        // Ranked as `walk_and_rank` ranks: a line read whole (or ranked already), not a fallback.
+        if line.ranked || Some(line.moves.len() as u32) == line.bound {
+            rerank(s, line)
+        } else {
+            line
+        }
+    })
 }
 
 /// Checks a canonical line from the search's root (its current position): a mating line, or a line

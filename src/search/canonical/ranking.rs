@@ -65,13 +65,25 @@ struct Pass {
 /// position and the path set as it found them.
 pub fn rank(s: &mut Searcher, line: Vec<Move>) -> (Vec<Move>, bool) {
     let cap = s.config().ranking_test_nodes;
+    let budget = s.phase_budget();
+    rank_within(s, line, cap, budget)
+}
+
+/// `rank` with each spare test capped at `cap` nodes and the pass ending at the node count `budget`
+/// (`None`: only the user's limits).
+pub fn rank_within(
+    s: &mut Searcher,
+    line: Vec<Move>,
+    cap: u64,
+    budget: Option<u64>,
+) -> (Vec<Move>, bool) {
     if cap == 0 || line.len() < 3 || s.user_limit_reached() {
         return (line, false);
     }
     // The canonical phase may have ended on its own budget; the pass has its own.
     s.budget.aborted = false;
     let saved_budget = s.budget.end;
-    s.budget.end = s.phase_budget();
+    s.budget.end = budget;
     let root = At {
         ply: 0,
         path: s.path.root,

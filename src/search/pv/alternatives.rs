@@ -20,10 +20,10 @@ use crate::search::node::Seen;
 use crate::search::numbers::PN_MAX;
 use crate::search::outcome::{Alternative, Alternatives};
 
-/// Checks every attacker move of `line` (a verified mating line from the root of `s`).
-pub fn check(s: &mut Searcher, line: &[Move]) -> Alternatives {
-    // The check's own node budget, like the PV phase's.
-    s.budget.end = s.phase_budget();
+/// Checks every attacker move of `line` (a verified mating line from the root of `s`), within the
+/// phase's node budget if `budgeted`.
+pub fn check(s: &mut Searcher, line: &[Move], budgeted: bool) -> Alternatives {
+    s.budget.end = if budgeted { s.phase_budget() } else { None };
     s.budget.aborted = false;
     let mut out = Alternatives::default();
     let mut keys = vec![];

@@ -52,10 +52,11 @@ pub const REPLY_CAP_MIN: u64 = 1_000_000;
 const VARIATIONS_PATH_SALT: u64 = 0x7661_7269_6174_696f;
 
 /// Searches every variation of `line` (a verified mating line from the root of `s`) in the current
-/// game (the one the line is a minimax line of).
-/// Leaves the position and the path as it found them.
-pub fn check(s: &mut Searcher, line: &[Move]) -> Variations {
-    s.budget.end = s.phase_budget();
+/// game (the one the line is a minimax line of), within the phase's node budget if `budgeted`
+/// (else only the user's limits and the per-reply caps). Leaves the position and the path as it
+/// found them.
+pub fn check(s: &mut Searcher, line: &[Move], budgeted: bool) -> Variations {
+    s.budget.end = if budgeted { s.phase_budget() } else { None };
     s.budget.aborted = false;
     let saved_keys = std::mem::take(&mut s.path.keys);
     let mut out = Variations::default();
