@@ -5,11 +5,13 @@
 //! * `spare.rs` — mates with pieces to spare (駒余り) and the spare game.
 //! * `line.rs` — the canonical line phase after the strict line.
 //! * `ranking.rs` — the composers' ranking of defences on the printed canonical line.
+//! * `unspared.rs` — among 余詰 of the same length, the line that uses every piece (the check).
 
 pub mod composers;
 pub mod line;
 pub mod ranking;
 pub mod spare;
+pub mod unspared;
 
 /// How interpositions count in the printed line and its length.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]

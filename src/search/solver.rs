@@ -3,6 +3,7 @@
 
 use super::canonical::Futile;
 use super::canonical::line::{canonical_line, settle, verifies_canonical};
+use super::canonical::unspared::line_without_spare;
 use super::config::SearchConfig;
 use super::deepen::{Deepened, deepen};
 use super::dfpn::{RootResult, Searcher};
@@ -479,6 +480,19 @@ fn mate_answer(
     if settings.check_alternatives {
         a.alternatives =
             Some(s.in_game(game, |s| alternatives::check(s, &moves, !settings.settle)));
+    }
+    // The composers' check: a line that leaves pieces over gives way to a 余詰 as long that does
+    // not (`canonical/unspared.rs`), whose alternatives are then searched again.
+    if settings.settle
+        && a.given_line != Some(true)
+        && let Some(alts) = &a.alternatives
+        && alts.complete
+        && a.exact
+        && let Some(better) = s.in_game(game, |s| line_without_spare(s, &moves, alts))
+    {
+        // As long as the exact line it replaces: exact too.
+        moves = better;
+        a.alternatives = Some(s.in_game(game, |s| alternatives::check(s, &moves, false)));
     }
     if settings.check_variations {
         a.variations = Some(s.in_game(game, |s| variations::check(s, &moves, !settings.settle)));
