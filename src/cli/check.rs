@@ -428,15 +428,19 @@ mod tests {
     #[test]
     fn the_check_prints_the_solves_line_before_settling() {
         let zukou89 = "k1S+b5/ng1S1l3/1gN1P4/BN1+ps4/3R5/1S2R4/9/9/9 b 2gn3l16p 1";
+        assert_eq!(mate_length(zukou89, 29, 4_000_000), Some(29));
+    }
+
+    /// The length of the check's line on `sfen` (record `record`), within `nodes` and 64 MiB.
+    fn mate_length(sfen: &str, record: usize, nodes: u64) -> Option<usize> {
         let mut solver = CheckedSolver::new(64);
         let o = CheckOptions {
-            nodes: Some(4_000_000),
+            nodes: Some(nodes),
             hash_mb: 64,
-            ..opts(Some(29))
+            ..opts(Some(record))
         };
-        let r = check_problem(&mut solver, zukou89, &o, &AtomicBool::new(false));
-        assert_eq!(r.verdict, Verdict::Mate);
-        assert_eq!(r.line.len(), 29);
+        let r = check_problem(&mut solver, sfen, &o, &AtomicBool::new(false));
+        (r.verdict == Verdict::Mate).then_some(r.line.len())
     }
 
     /// Zukou #20 (37 plies): the budgeted pass prints the canonical minimax line, 41 plies ending
@@ -445,15 +449,7 @@ mod tests {
     #[test]
     fn the_settled_line_is_ranked_again_with_larger_tests() {
         let zukou20 = "4ng2+r/5+r1+L1/4P1k1G/4l2P1/3spS1p+p/9/3N1L+p2/3+b5/1+B7 b 2g2s2nl12p 1";
-        let mut solver = CheckedSolver::new(64);
-        let o = CheckOptions {
-            nodes: Some(8_000_000),
-            hash_mb: 64,
-            ..opts(Some(37))
-        };
-        let r = check_problem(&mut solver, zukou20, &o, &AtomicBool::new(false));
-        assert_eq!(r.verdict, Verdict::Mate);
-        assert_eq!(r.line.len(), 37);
+        assert_eq!(mate_length(zukou20, 37, 8_000_000), Some(37));
     }
 
     /// A composer's line given to check: the report is on it (its 余詰 are the other first moves,
