@@ -26,9 +26,14 @@ use super::outcome::SearchInfo;
 use super::stats::Stats;
 use std::sync::atomic::Ordering;
 
-/// A search runs on the main searcher alone for this many nodes before helpers join it: most
-/// questions are answered within a few milliseconds, far less than starting threads costs.
-pub const SOLO_NODES: u64 = 20_000;
+/// A search runs on the main searcher alone for this many nodes before helpers join it. Most
+/// questions of the line phases are answered within a few hundred nodes, less than starting a thread
+/// costs (some 50 µs, a hundred nodes); 2 000 nodes (about a millisecond) keeps the start under a
+/// tenth of what it can save. Every node below the count runs on one core, so the count is the
+/// serial share of a solve whose line phase asks many mid-sized questions: 20 000 left the median
+/// Zukou problem at two threads 0.63–0.74× its single-thread time, 2 000 at 0.55–0.71×
+/// (docs/benchmarks.md, *Parallel search*).
+pub const SOLO_NODES: u64 = 2_000;
 
 /// What a helper brings back: its answer, its counters, and whether it cut lines at its depth limit.
 struct Helped<R> {
