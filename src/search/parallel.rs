@@ -26,13 +26,11 @@ use super::outcome::SearchInfo;
 use super::stats::Stats;
 use std::sync::atomic::Ordering;
 
-/// A search runs on the main searcher alone for this many nodes before helpers join it. Most
-/// questions of the line phases are answered within a few hundred nodes, less than starting a thread
-/// costs (some 50 µs, a hundred nodes); 2 000 nodes (about a millisecond) keeps the start under a
-/// tenth of what it can save. Every node below the count runs on one core, so the count is the
-/// serial share of a solve whose line phase asks many mid-sized questions: 20 000 left the median
-/// Zukou problem at two threads 0.63–0.74× its single-thread time, 2 000 at 0.55–0.71×
-/// (docs/benchmarks.md, *Parallel search*).
+/// A search runs on the main searcher alone for this many nodes before helpers join it. A question
+/// answered within the count never pays for starting a thread; one that is not runs its first
+/// `SOLO_NODES` on one core, so the count is the serial share of a solve whose line phase asks many
+/// mid-sized questions. About a millisecond of search: starting a helper costs a small fraction of
+/// it. The measured choice against 20 000 and others: docs/benchmarks.md, *The solo count again*.
 pub const SOLO_NODES: u64 = 2_000;
 
 /// What a helper brings back: its answer, its counters, and whether it cut lines at its depth limit.
