@@ -19,11 +19,8 @@ fn check_reports_each_problem_in_order() {
         "{text}"
     );
     assert_eq!(heads[2], format!("{NOMATE}: no mate"));
-    assert!(
-        text.contains("  余詰: at ply 1 S*1c also mates in 3\n"),
-        "{text}"
-    );
-    assert!(text.contains("  not checked: "), "{text}");
+    assert_has(&text, "  余詰: at ply 1 S*1c also mates in 3\n");
+    assert_has(&text, "  not checked: ");
 }
 
 #[test]
@@ -41,16 +38,8 @@ fn check_reads_records_from_a_file_and_writes_json() {
     let lines = stdout_lines(&out);
     assert_eq!(lines.len(), 2, "{out:?}");
     assert!(lines[0].starts_with(r#"{"problem":"w1","verdict":"mate","summary":"sound""#));
-    assert!(
-        lines[1].contains(r#""summary":"flaws found: 早詰""#),
-        "{}",
-        lines[1]
-    );
-    assert!(
-        lines[1].contains(r#""kind":"shorter_than_record""#),
-        "{}",
-        lines[1]
-    );
+    assert_has(&lines[1], r#""summary":"flaws found: 早詰""#);
+    assert_has(&lines[1], r#""kind":"shorter_than_record""#);
     // From stdin, one problem per line; a broken one is an error report and exit status 1.
     let out = kanju(
         &["check", "--length", "3"],
@@ -59,7 +48,7 @@ fn check_reads_records_from_a_file_and_writes_json() {
     assert_eq!(out.status.code(), Some(1));
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.starts_with(&format!("{SOUND3}: sound\n")), "{text}");
-    assert!(text.contains("not a position: error: "), "{text}");
+    assert_has(&text, "not a position: error: ");
 }
 
 /// The composer's line: `--line` for a SFEN, the file's fourth column for a row; the report is on
@@ -69,11 +58,8 @@ fn check_reads_the_composers_line_from_the_option_and_the_pv_column() {
     let out = kanju(&["check", "--line", "1d2c 1b1a S*1b", FLAWED3], "");
     assert!(out.status.success(), "{out:?}");
     let text = String::from_utf8_lossy(&out.stdout);
-    assert!(text.contains("  line (given) 1d2c 1b1a S*1b\n"), "{text}");
-    assert!(
-        text.contains("  余詰: at ply 1 2d2c+ also mates in 3\n"),
-        "{text}"
-    );
+    assert_has(&text, "  line (given) 1d2c 1b1a S*1b\n");
+    assert_has(&text, "  余詰: at ply 1 2d2c+ also mates in 3\n");
     let dir = std::env::temp_dir().join(format!("kanju-check-pv-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let file = dir.join("works.tsv");
@@ -88,20 +74,8 @@ fn check_reads_the_composers_line_from_the_option_and_the_pv_column() {
     let _ = std::fs::remove_dir_all(&dir);
     let lines = stdout_lines(&out);
     assert_eq!(lines.len(), 2, "{out:?}");
-    assert!(lines[0].contains(r#""summary":"sound""#), "{}", lines[0]);
-    assert!(
-        lines[0].contains(r#""line_source":"given""#),
-        "{}",
-        lines[0]
-    );
-    assert!(
-        lines[1].contains(r#""line_source":"refused""#),
-        "{}",
-        lines[1]
-    );
-    assert!(
-        lines[1].contains(r#""kind":"given_line_fails""#),
-        "{}",
-        lines[1]
-    );
+    assert_has(&lines[0], r#""summary":"sound""#);
+    assert_has(&lines[0], r#""line_source":"given""#);
+    assert_has(&lines[1], r#""line_source":"refused""#);
+    assert_has(&lines[1], r#""kind":"given_line_fails""#);
 }

@@ -53,6 +53,12 @@ fn stdout_lines(out: &Output) -> Vec<String> {
         .collect()
 }
 
+/// Asserts that `text` holds `needle`, showing `text` when it does not.
+#[track_caller]
+fn assert_has(text: &str, needle: &str) {
+    assert!(text.contains(needle), "expected {needle:?} in:\n{text}");
+}
+
 /// Checks a `mate <len> <moves>` line against `sfen` with kanju's own verifier.
 fn assert_mate_line(sfen: &str, line: &str, min_len: usize) {
     let words: Vec<&str> = line.split_whitespace().collect();
