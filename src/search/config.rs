@@ -56,6 +56,9 @@ pub struct Chains {
     /// A drop chain whose head has stalled (more than `STALL_NODES` nodes, undecided) is split before
     /// its next square.
     pub stall: bool,
+    /// A drop chain at an AND node that has itself stalled (more than `NODE_STALL_NODES` nodes,
+    /// undecided) is split before every square, whatever its head has cost.
+    pub node_stall: bool,
     /// Under a check from three or more squares away, a drop on a square the defender does not guard
     /// waits behind another defence (shtsume's merge of undefended middle interpositions)...
     pub defer: bool,
@@ -72,6 +75,7 @@ impl Chains {
         promotions: true,
         ladder: true,
         stall: true,
+        node_stall: true,
         defer: true,
         keep_best: true,
         release: true,
@@ -82,17 +86,19 @@ impl Chains {
         promotions: false,
         ladder: false,
         stall: false,
+        node_stall: false,
         defer: false,
         keep_best: false,
         release: false,
     };
 
     /// The parts by name, in the order `Display` writes them.
-    const PARTS: [&'static str; 7] = [
+    const PARTS: [&'static str; 8] = [
         "drops",
         "promotions",
         "ladder",
         "stall",
+        "nodestall",
         "defer",
         "keepbest",
         "release",
@@ -104,6 +110,7 @@ impl Chains {
             "promotions" => &mut self.promotions,
             "ladder" => &mut self.ladder,
             "stall" => &mut self.stall,
+            "nodestall" => &mut self.node_stall,
             "defer" => &mut self.defer,
             "keepbest" => &mut self.keep_best,
             "release" => &mut self.release,
@@ -171,6 +178,10 @@ pub const LADDER_PLIES: u32 = 64;
 /// A drop chain's head that has taken more than this many nodes (over all its searches, as the table
 /// counts them) without being decided is split before its next square (`Chains::stall`).
 pub const STALL_NODES: u32 = 3000;
+
+/// An AND node that has taken more than this many nodes (over all its searches, as the table counts
+/// them) without being decided has its drop chains split before every square (`Chains::node_stall`).
+pub const NODE_STALL_NODES: u32 = 100_000;
 
 /// The search's switches.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -341,7 +341,7 @@ fn minimax_lengths_game_10000() {
 
 /// Each technique the ablation turns off or on (`kanju bench --config`), one at a time, and plain
 /// df-pn: a shortcut that is sound only beside another one shows up here. Exact lengths throughout.
-const ABLATIONS: [&str; 24] = [
+const ABLATIONS: [&str; 25] = [
     "plain",
     "agg=sum",
     // The paper's flat weak numbers: numbers only, the answers must not change.
@@ -353,6 +353,7 @@ const ABLATIONS: [&str; 24] = [
     "chains=-promotions",
     "chains=-ladder",
     "chains=-stall",
+    "chains=-nodestall",
     "chains=-defer",
     "chains=-keepbest",
     "frontier=off",

@@ -279,12 +279,13 @@ fn proven_only_with(pos: &Position, with: &str, without: &str, cap: u64) -> [boo
 /// chain per square, disproves the position before `G*7h` in 0.25 s). Splitting the chain
 /// behind a head that took more than 3 000 nodes undecided disproves it within a cap of 12 M
 /// (8.4 M; 1.8 M since a guarded drop no longer waits behind a deferred split-off one, the next
-/// test).
+/// test). The split of a stalled node's chains (`Chains::node_stall`, a later test) disproves it
+/// too, without the head's split: both are off in the run that must not.
 #[test]
 fn a_stalled_drop_chain_lets_the_refutation_through() {
     let pos =
         Position::from_sfen("9/9/9/9/5l3/p2+rb4/1pG3+R2/S1+b1S4/2k6 b 2Gg2s4n3l16p 3").unwrap();
-    for (spec, disproven) in [("default", true), ("chains=-stall", false)] {
+    for (spec, disproven) in [("default", true), ("chains=-stall-nodestall", false)] {
         let mut solver = Solver::new(64);
         let mut config = SearchConfig::default();
         config.apply(spec).unwrap();
@@ -304,7 +305,8 @@ fn a_stalled_drop_chain_lets_the_refutation_through() {
 /// #69 (issue 58: KomoringHeights 0.25 s each; kanju took 29 M and 8.4 M nodes, the refutation
 /// S*4i waiting behind S*5i, which the stall split made a head and the deferral sent behind another
 /// defence, so that it was never searched) are disproven within 3 M nodes (1.4 M and 1.8 M);
-/// without the release neither is.
+/// without the release neither is (nor without the split of a stalled node's chains,
+/// `Chains::node_stall`, which lets S*4i through as well: both are off in that run).
 #[test]
 fn a_guarded_drop_does_not_wait_behind_a_deferred_split_head() {
     for sfen in [
@@ -314,7 +316,7 @@ fn a_guarded_drop_does_not_wait_behind_a_deferred_split_head() {
         let pos = Position::from_sfen(sfen).unwrap();
         for (spec, want) in [
             ("default", MateOutcome::NoMate),
-            ("chains=-release", MateOutcome::Timeout),
+            ("chains=-release-nodestall", MateOutcome::Timeout),
         ] {
             let mut solver = Solver::new(64);
             let mut config = SearchConfig::default();
@@ -323,6 +325,33 @@ fn a_guarded_drop_does_not_wait_behind_a_deferred_split_head() {
             let r = solve_at(&mut solver, &pos, PvLevel::None, Some(3_000_000));
             assert_eq!(r.outcome, want, "{sfen} {spec}: after {} nodes", r.nodes);
         }
+    }
+}
+
+/// A node that has stalled splits its drop chains (`Chains::node_stall`, `dfpn/chains.rs`,
+/// `split_stalled_drops`). In this no-mate, derived from Kotobuki (Zukou #100 at ply 354 of its
+/// recorded line, one pawn of the attacker's hand given to the defender; KomoringHeights 0.47 s),
+/// the dragon chases the king into the open; after its check from 6f the king's step to 3e is the
+/// defence with the smallest dn and takes millions of nodes to refute, while the refutation
+/// `N*5f` waits behind the drop chain's head `P*4f`, which is never searched and so never stalls.
+/// Splitting the chains of a node that took more than 100 000 nodes undecided disproves it within
+/// 3 M nodes (1.3 M); without that the search needs 11.7 M.
+#[test]
+fn a_stalled_node_lets_its_waiting_drops_through() {
+    let pos = Position::from_sfen(
+        "g3p3+r/3lPG3/1s4ppp/1l1B4P/Lk1b2Pl1/9/+R7S/1P+p1gS3/1g+p2P3 b 3Nsn7p 1",
+    )
+    .unwrap();
+    for (spec, want) in [
+        ("default", MateOutcome::NoMate),
+        ("chains=-nodestall", MateOutcome::Timeout),
+    ] {
+        let mut solver = Solver::new(64);
+        let mut config = SearchConfig::default();
+        config.apply(spec).unwrap();
+        solver.set_config(config);
+        let r = solve_at(&mut solver, &pos, PvLevel::None, Some(3_000_000));
+        assert_eq!(r.outcome, want, "{spec}: after {} nodes", r.nodes);
     }
 }
 

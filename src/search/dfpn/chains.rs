@@ -5,6 +5,7 @@
 
 use super::Searcher;
 use crate::position::movegen::check_gap;
+use crate::search::config::NODE_STALL_NODES;
 use crate::search::node::chains::open;
 use crate::search::node::{Child, NO_NEXT};
 
@@ -42,12 +43,35 @@ impl Searcher<'_> {
     /// (docs/benchmarks.md). A head that has resisted this long is where the other squares'
     /// disproof numbers start to count. Only the table's count decides, so the split is the same
     /// at every visit of the node while the head stays undecided; a fresh head (count 0) never
-    /// splits, and neither do bounded searches (their probes report no count).
+    /// splits by its own count, and bounded searches never split (their probes report no count).
+    ///
+    /// `Chains::node_stall`: when the node itself has taken more than `NODE_STALL_NODES` nodes
+    /// undecided, every drop chain head counts as stalled, so the chains are split before every
+    /// square. Why: a head that is never searched never stalls. When the node's smallest dn is another
+    /// defence (a king run that takes millions of nodes to refute), a drop chain's head with a larger
+    /// dn waits unsearched, and so do the members behind it, the refutation among them: in a no-mate
+    /// derived from Kotobuki (Zukou #100 at ply 354 of its line, one pawn given to the defender),
+    /// after the dragon's check from 6f the king's step to 3e takes millions of nodes to refute, while
+    /// `N*5f`, waiting behind `P*4f`, is refuted at once (docs/benchmarks.md, *Stalled nodes*). A node
+    /// that has resisted this long is where the other squares' drops must count. The mark is far
+    /// above the head's: a node of a proof that takes this long is rare, and lower marks split the
+    /// chains of proofs' expensive nodes too, costing mates more than they save (docs/benchmarks.md).
+    /// The count is the node's own entry's, read once per expansion of a node with a drop chain.
     ///
     /// Sound as every chain: each member is still in exactly one chain, so the node is proven only
     /// when every member is, and refuted only by a refuted active member.
     pub fn split_stalled_drops(&mut self, base: usize, end: usize, ply: u32, path: u64) {
-        let stalled = |c: &Child| open(c) && c.mv.is_drop() && c.next != NO_NEXT && c.stalled;
+        let chained = |c: &Child| open(c) && c.mv.is_drop() && c.next != NO_NEXT;
+        if !(base..end).any(|i| chained(&self.children[i])) {
+            return;
+        }
+        let node_stalled = self.config().chains.node_stall && {
+            let own = self
+                .tt()
+                .probe(self.tt_key(), self.hand(), path, self.game.budget(ply));
+            own.amount > NODE_STALL_NODES
+        };
+        let stalled = |c: &Child| chained(c) && (c.stalled || node_stalled);
         let mut head = (base..end).find(|&i| stalled(&self.children[i]));
         while let Some(h) = head {
             let to = self.children[h].mv.to();
@@ -290,6 +314,72 @@ mod tests {
                 assert_eq!(members, drops, "{spec}: every drop in one chain");
                 let stalled = &s.children[first[0]];
                 assert_eq!(stalled.squares_behind, u8::from(!split), "{spec}");
+            });
+        }
+    }
+
+    /// A node the table says took more than `NODE_STALL_NODES` nodes undecided splits its drop chain
+    /// before every square (`Chains::node_stall`), fresh heads and all: after the rook's check from
+    /// 3d, the drops on 3b and those on 3c head a chain each, every drop in exactly one chain. The
+    /// head's own stall is not needed (`chains=-stall` splits too); a count below the mark, or the
+    /// part off: one chain.
+    #[test]
+    fn a_stalled_node_splits_its_drop_chain_before_every_square() {
+        use crate::search::config::NODE_STALL_NODES;
+        use crate::search::loops::Dependence;
+        use crate::search::node::NO_NEXT;
+        use crate::search::node::chains::open;
+        use crate::search::numbers::UNIT;
+        use crate::search::tt::{Record, UNBOUNDED};
+        let sfen = "6k2/5L2S/5S3/3R5/9/9/9/9/9 b r2b4g2s4n3l18p 1";
+        let specs = [
+            ("init=unit", NODE_STALL_NODES + 1000, true),
+            ("init=unit,chains=-stall", NODE_STALL_NODES + 1000, true),
+            (
+                "init=unit,chains=-nodestall",
+                NODE_STALL_NODES + 1000,
+                false,
+            ),
+            ("init=unit", NODE_STALL_NODES - 1000, false),
+        ];
+        for (spec, amount, split) in specs {
+            after_check(sfen, spec, "6d3d", |s, path| {
+                // The table: this node searched for `amount` nodes so far, undecided.
+                let record = Record {
+                    hand: s.hand(),
+                    pn: 3 * UNIT,
+                    dn: 5 * UNIT,
+                    len: 0,
+                    best: 0,
+                    amount,
+                    dep: Dependence::None,
+                    path: 0,
+                    or_node: false,
+                    budget: UNBOUNDED,
+                };
+                s.tt().store(s.tt_key(), &record);
+                s.expand(false, 1, path);
+                let drops = s.children.iter().filter(|c| c.mv.is_drop()).count();
+                let heads: Vec<usize> = (0..s.children.len())
+                    .filter(|&i| open(&s.children[i]) && s.children[i].mv.is_drop())
+                    .collect();
+                assert_eq!(heads.len(), if split { 2 } else { 1 }, "{spec}");
+                let mut members = 0;
+                for &h in &heads {
+                    let square = s.children[h].mv.to();
+                    let mut i = h;
+                    loop {
+                        members += 1;
+                        if split {
+                            assert_eq!(s.children[i].mv.to(), square, "{spec}: one square a chain");
+                        }
+                        if s.children[i].next == NO_NEXT {
+                            break;
+                        }
+                        i = s.children[i].next as usize;
+                    }
+                }
+                assert_eq!(members, drops, "{spec}: every drop in one chain");
             });
         }
     }

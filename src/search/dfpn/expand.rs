@@ -114,7 +114,7 @@ impl Searcher<'_> {
                 self.advance_chain(i, or_node, ply, path);
             }
         }
-        if !or_node && self.config().chains.stall {
+        if !or_node && (self.config().chains.stall || self.config().chains.node_stall) {
             self.split_stalled_drops(base, end, ply, path);
         }
         end - base
