@@ -253,15 +253,30 @@ fn a_pump_does_not_swallow_the_search() {
     proven_only_with(&pos, "chains=-ladder,pump=0", &without, 1_000_000);
 }
 
+/// Solves `pos` on a fresh 64 MiB table, first proof, within `cap` nodes, with the switches `spec`.
+fn first_proof_with(pos: &Position, spec: &str, cap: u64) -> SolveResult {
+    let mut solver = Solver::new(64);
+    let mut config = SearchConfig::default();
+    config.apply(spec).unwrap();
+    solver.set_config(config);
+    solve_at(&mut solver, pos, PvLevel::None, Some(cap))
+}
+
+/// Asserts that with each case's switches the search of `pos` within `cap` nodes ends as the case
+/// says (`NoMate` or `Timeout`).
+fn assert_outcomes(pos: &Position, cap: u64, cases: &[(&str, MateOutcome)]) {
+    for (spec, want) in cases {
+        let r = first_proof_with(pos, spec, cap);
+        let sfen = pos.to_sfen();
+        assert_eq!(&r.outcome, want, "{sfen} {spec}: after {} nodes", r.nodes);
+    }
+}
+
 /// Solves `pos` (64 MiB, first proof) within `cap` nodes with the switches `with`, which must prove
 /// it (a checked line), and `without`, which must not; returns whether each search met a pump.
 fn proven_only_with(pos: &Position, with: &str, without: &str, cap: u64) -> [bool; 2] {
     [(with, true), (without, false)].map(|(spec, proven)| {
-        let mut solver = Solver::new(64);
-        let mut config = SearchConfig::default();
-        config.apply(spec).unwrap();
-        solver.set_config(config);
-        let r = solve_at(&mut solver, pos, PvLevel::None, Some(cap));
+        let r = first_proof_with(pos, spec, cap);
         match (&r.outcome, proven) {
             (MateOutcome::Mate(line), true) => assert!(verify_mate_line(pos, line), "{line:?}"),
             (MateOutcome::Timeout, false) => {}
@@ -285,19 +300,14 @@ fn proven_only_with(pos: &Position, with: &str, without: &str, cap: u64) -> [boo
 fn a_stalled_drop_chain_lets_the_refutation_through() {
     let pos =
         Position::from_sfen("9/9/9/9/5l3/p2+rb4/1pG3+R2/S1+b1S4/2k6 b 2Gg2s4n3l16p 3").unwrap();
-    for (spec, disproven) in [("default", true), ("chains=-stall-nodestall", false)] {
-        let mut solver = Solver::new(64);
-        let mut config = SearchConfig::default();
-        config.apply(spec).unwrap();
-        solver.set_config(config);
-        let r = solve_at(&mut solver, &pos, PvLevel::None, Some(12_000_000));
-        let want = if disproven {
-            MateOutcome::NoMate
-        } else {
-            MateOutcome::Timeout
-        };
-        assert_eq!(r.outcome, want, "{spec}: after {} nodes", r.nodes);
-    }
+    assert_outcomes(
+        &pos,
+        12_000_000,
+        &[
+            ("default", MateOutcome::NoMate),
+            ("chains=-stall-nodestall", MateOutcome::Timeout),
+        ],
+    );
 }
 
 /// A guarded interposition does not wait behind a deferred drop split off a stalled head
@@ -313,18 +323,14 @@ fn a_guarded_drop_does_not_wait_behind_a_deferred_split_head() {
         "9/9/9/9/5l3/p2+rb4/1pG3+R2/S3S4/1+bk6 b 3G2s4n3l16p 1",
         "9/9/9/9/5l3/p2+rb4/1pG3+R2/S1+b1S4/2k6 b 2Gg2s4n3l16p 3",
     ] {
-        let pos = Position::from_sfen(sfen).unwrap();
-        for (spec, want) in [
-            ("default", MateOutcome::NoMate),
-            ("chains=-release-nodestall", MateOutcome::Timeout),
-        ] {
-            let mut solver = Solver::new(64);
-            let mut config = SearchConfig::default();
-            config.apply(spec).unwrap();
-            solver.set_config(config);
-            let r = solve_at(&mut solver, &pos, PvLevel::None, Some(3_000_000));
-            assert_eq!(r.outcome, want, "{sfen} {spec}: after {} nodes", r.nodes);
-        }
+        assert_outcomes(
+            &Position::from_sfen(sfen).unwrap(),
+            3_000_000,
+            &[
+                ("default", MateOutcome::NoMate),
+                ("chains=-release-nodestall", MateOutcome::Timeout),
+            ],
+        );
     }
 }
 
@@ -342,17 +348,14 @@ fn a_stalled_node_lets_its_waiting_drops_through() {
         "g3p3+r/3lPG3/1s4ppp/1l1B4P/Lk1b2Pl1/9/+R7S/1P+p1gS3/1g+p2P3 b 3Nsn7p 1",
     )
     .unwrap();
-    for (spec, want) in [
-        ("default", MateOutcome::NoMate),
-        ("chains=-nodestall", MateOutcome::Timeout),
-    ] {
-        let mut solver = Solver::new(64);
-        let mut config = SearchConfig::default();
-        config.apply(spec).unwrap();
-        solver.set_config(config);
-        let r = solve_at(&mut solver, &pos, PvLevel::None, Some(3_000_000));
-        assert_eq!(r.outcome, want, "{spec}: after {} nodes", r.nodes);
-    }
+    assert_outcomes(
+        &pos,
+        3_000_000,
+        &[
+            ("default", MateOutcome::NoMate),
+            ("chains=-nodestall", MateOutcome::Timeout),
+        ],
+    );
 }
 
 /// Deferred drops keep the likeliest refutation (`SearchConfig::defer_keeps_best`, `chains.rs`): in

@@ -195,8 +195,14 @@ impl Searcher<'_> {
 
 #[cfg(test)]
 mod tests {
-    use crate::search::dfpn::RootResult;
+    use crate::position::Hand;
     use crate::search::dfpn::tests::{after_check, and_node, and_node_in, fresh_search};
+    use crate::search::dfpn::{RootResult, Searcher};
+    use crate::search::loops::Dependence;
+    use crate::search::node::NO_NEXT;
+    use crate::search::node::chains::open;
+    use crate::search::numbers::UNIT;
+    use crate::search::tt::{Record, UNBOUNDED};
 
     /// A chained AND node is proven exactly when every member of its chains is, and its proof hand
     /// is the union over all of them: the same as without chains.
@@ -241,6 +247,51 @@ mod tests {
         });
     }
 
+    /// An undecided entry that took `amount` nodes (all the stall splits read of an entry).
+    fn undecided(hand: Hand, amount: u32, or_node: bool) -> Record {
+        Record {
+            hand,
+            pn: 3 * UNIT,
+            dn: 5 * UNIT,
+            len: 0,
+            best: 0,
+            amount,
+            dep: Dependence::None,
+            path: 0,
+            or_node,
+            budget: UNBOUNDED,
+        }
+    }
+
+    /// The heads of the node's drop chains: its open drops.
+    fn drop_heads(s: &Searcher) -> Vec<usize> {
+        (0..s.children.len())
+            .filter(|&i| open(&s.children[i]) && s.children[i].mv.is_drop())
+            .collect()
+    }
+
+    /// Walks the chain of each head, asserting (with `one_square`) that a chain holds the drops of
+    /// one square only, and that every drop of the node is in exactly one chain.
+    fn assert_chains_cover_the_drops(s: &Searcher, heads: &[usize], one_square: bool, spec: &str) {
+        let mut members = 0;
+        for &h in heads {
+            let square = s.children[h].mv.to();
+            let mut i = h;
+            loop {
+                members += 1;
+                if one_square {
+                    assert_eq!(s.children[i].mv.to(), square, "{spec}: one square a chain");
+                }
+                match s.children[i].next {
+                    NO_NEXT => break,
+                    n => i = n as usize,
+                }
+            }
+        }
+        let drops = s.children.iter().filter(|c| c.mv.is_drop()).count();
+        assert_eq!(members, drops, "{spec}: every drop in one chain");
+    }
+
     /// A drop chain whose head the table says took more than `STALL_NODES` nodes undecided is split
     /// before its next square (`split_stalled_drops`): after the rook's check from 3d, the drops on
     /// 3b wait behind the stalled head and those on 3c behind a head of their own; every drop is in
@@ -248,14 +299,9 @@ mod tests {
     /// a count below the mark, or the switch off: one chain.
     #[test]
     fn a_stalled_drop_head_splits_its_chain_before_the_next_square() {
-        use crate::search::loops::Dependence;
-        use crate::search::node::chains::open;
-        use crate::search::node::{Child, NO_NEXT};
-        use crate::search::numbers::UNIT;
-        use crate::search::tt::{Record, UNBOUNDED};
+        use crate::search::config::STALL_NODES;
         let sfen = "6k2/5L2S/5S3/3R5/9/9/9/9/9 b r2b4g2s4n3l18p 1";
         // Unit first numbers: the look-ahead would prove the drops on 3b at once (mate in one).
-        use crate::search::config::STALL_NODES;
         let specs = [
             ("init=unit", STALL_NODES + 1000, true),
             ("init=unit,chains=-stall", STALL_NODES + 1000, false),
@@ -263,55 +309,22 @@ mod tests {
         ];
         for (spec, amount, split) in specs {
             after_check(sfen, spec, "6d3d", |s, path| {
-                let heads = |s: &crate::search::dfpn::Searcher| -> Vec<usize> {
-                    (0..s.children.len())
-                        .filter(|&i| open(&s.children[i]) && s.children[i].mv.is_drop())
-                        .collect()
-                };
                 s.expand(false, 1, path);
-                let first = heads(s);
+                let first = drop_heads(s);
                 assert_eq!(first.len(), 1, "{spec}: one chain when fresh");
                 assert_eq!(s.stats.stalled_splits, 0, "{spec}");
                 // The table: the head searched for `amount` nodes so far, undecided.
                 let m = s.children[first[0]].mv;
                 assert_eq!(m.to().to_string(), "3b");
                 let (board, _, _) = s.pos.keys_after(m);
-                let record = Record {
-                    hand: s.hand(),
-                    pn: 3 * UNIT,
-                    dn: 5 * UNIT,
-                    len: 0,
-                    best: 0,
-                    amount,
-                    dep: Dependence::None,
-                    path: 0,
-                    or_node: true,
-                    budget: UNBOUNDED,
-                };
-                s.tt().store(board ^ s.game.salt(), &record);
+                s.tt()
+                    .store(board ^ s.game.salt(), &undecided(s.hand(), amount, true));
                 s.children.clear();
                 s.expand(false, 1, path);
-                let drops = s.children.iter().filter(|c| c.mv.is_drop()).count();
-                let hs = heads(s);
+                let hs = drop_heads(s);
                 assert_eq!(hs.len(), if split { 2 } else { 1 }, "{spec}");
                 assert_eq!(s.stats.stalled_splits, u64::from(split), "{spec}");
-                let mut members = 0;
-                for &h in &hs {
-                    let square = s.children[h].mv.to();
-                    let mut i = h;
-                    loop {
-                        let c: &Child = &s.children[i];
-                        members += 1;
-                        if split {
-                            assert_eq!(c.mv.to(), square, "{spec}: one square a chain");
-                        }
-                        if c.next == NO_NEXT {
-                            break;
-                        }
-                        i = c.next as usize;
-                    }
-                }
-                assert_eq!(members, drops, "{spec}: every drop in one chain");
+                assert_chains_cover_the_drops(s, &hs, split, spec);
                 let stalled = &s.children[first[0]];
                 assert_eq!(stalled.squares_behind, u8::from(!split), "{spec}");
             });
@@ -326,60 +339,23 @@ mod tests {
     #[test]
     fn a_stalled_node_splits_its_drop_chain_before_every_square() {
         use crate::search::config::NODE_STALL_NODES;
-        use crate::search::loops::Dependence;
-        use crate::search::node::NO_NEXT;
-        use crate::search::node::chains::open;
-        use crate::search::numbers::UNIT;
-        use crate::search::tt::{Record, UNBOUNDED};
         let sfen = "6k2/5L2S/5S3/3R5/9/9/9/9/9 b r2b4g2s4n3l18p 1";
+        let (over, under) = (NODE_STALL_NODES + 1000, NODE_STALL_NODES - 1000);
         let specs = [
-            ("init=unit", NODE_STALL_NODES + 1000, true),
-            ("init=unit,chains=-stall", NODE_STALL_NODES + 1000, true),
-            (
-                "init=unit,chains=-nodestall",
-                NODE_STALL_NODES + 1000,
-                false,
-            ),
-            ("init=unit", NODE_STALL_NODES - 1000, false),
+            ("init=unit", over, true),
+            ("init=unit,chains=-stall", over, true),
+            ("init=unit,chains=-nodestall", over, false),
+            ("init=unit", under, false),
         ];
         for (spec, amount, split) in specs {
             after_check(sfen, spec, "6d3d", |s, path| {
                 // The table: this node searched for `amount` nodes so far, undecided.
-                let record = Record {
-                    hand: s.hand(),
-                    pn: 3 * UNIT,
-                    dn: 5 * UNIT,
-                    len: 0,
-                    best: 0,
-                    amount,
-                    dep: Dependence::None,
-                    path: 0,
-                    or_node: false,
-                    budget: UNBOUNDED,
-                };
-                s.tt().store(s.tt_key(), &record);
+                s.tt()
+                    .store(s.tt_key(), &undecided(s.hand(), amount, false));
                 s.expand(false, 1, path);
-                let drops = s.children.iter().filter(|c| c.mv.is_drop()).count();
-                let heads: Vec<usize> = (0..s.children.len())
-                    .filter(|&i| open(&s.children[i]) && s.children[i].mv.is_drop())
-                    .collect();
-                assert_eq!(heads.len(), if split { 2 } else { 1 }, "{spec}");
-                let mut members = 0;
-                for &h in &heads {
-                    let square = s.children[h].mv.to();
-                    let mut i = h;
-                    loop {
-                        members += 1;
-                        if split {
-                            assert_eq!(s.children[i].mv.to(), square, "{spec}: one square a chain");
-                        }
-                        if s.children[i].next == NO_NEXT {
-                            break;
-                        }
-                        i = s.children[i].next as usize;
-                    }
-                }
-                assert_eq!(members, drops, "{spec}: every drop in one chain");
+                let hs = drop_heads(s);
+                assert_eq!(hs.len(), if split { 2 } else { 1 }, "{spec}");
+                assert_chains_cover_the_drops(s, &hs, split, spec);
             });
         }
     }
