@@ -153,3 +153,77 @@ fn canonical_lengths_agree_with_brute_force() {
 fn canonical_lengths_agree_with_brute_force_5000() {
     on_big_stack(|| canonical_sweep(long_seed(22), 5_000, 100_000));
 }
+
+/// The canonical game's 3-ply frontier (`futile::no_mate_within_three`, which answers a bounded
+/// canonical search's "mate within 3?" no without expanding the node) against the brute force
+/// playing the canonical game to 3 plies, on random tsume problems and on positions two and four
+/// plies into them (a random check and evasion, twice), where futile drops are likelier. Its "no
+/// mate" must never meet a brute-force mate (that would be an unsound disproof); a "don't know"
+/// where the brute force refutes is allowed only when the answer is a mate (no path here to cut a
+/// line), so both directions are compared exactly. Some positions must be ones where the rule
+/// matters: a canonical mate within 3 with no strict one.
+#[test]
+fn canonical_frontier_agrees_with_brute_force() {
+    use kanju::position::movegen::{MoveList, generate_checks, generate_evasions};
+    use kanju::search::game::futile::no_mate_within_three;
+    use kanju::search::problem_position;
+    let mut rng = Rng::new(23);
+    let mut bufs = [MoveList::new(), MoveList::new()];
+    let (mut compared, mut mates, mut rule_matters) = (0, 0, 0);
+    let mut failures = vec![];
+    for _ in 0..12_000 {
+        let text = random_problem(&mut rng, Convention::Tsume);
+        let mut pos = problem_position(&position(&text));
+        // A random check and evasion, up to twice (an OR node again each time).
+        let walk = rng.below(3);
+        for _ in 0..walk {
+            let mut moves = MoveList::new();
+            generate_checks(&pos, &mut moves);
+            if moves.is_empty() {
+                break;
+            }
+            pos.do_move(moves.as_slice()[rng.below(moves.len())]);
+            moves.clear();
+            generate_evasions(&pos, &mut moves);
+            if moves.is_empty() {
+                break;
+            }
+            pos.do_move(moves.as_slice()[rng.below(moves.len())]);
+        }
+        if pos.in_check() {
+            continue;
+        }
+        let truth = BruteForce::canonical_game(false, BUDGET).value(&pos, 3);
+        let brute_mate = match truth {
+            Truth::Mate(_) => true,
+            Truth::NoMate | Truth::NoMateWithin(_) => false,
+            Truth::GaveUp => continue,
+        };
+        let refuted = no_mate_within_three(&mut pos.clone(), |_| false, &mut bufs);
+        compared += 1;
+        if brute_mate {
+            mates += 1;
+            if !matches!(BruteForce::solve(&pos, 3, BUDGET), Truth::Mate(_)) {
+                rule_matters += 1;
+            }
+        }
+        if refuted == brute_mate {
+            failures.push(format!(
+                "{}: frontier says no mate within 3: {refuted}, brute force {truth:?}",
+                pos.to_sfen()
+            ));
+        }
+    }
+    eprintln!(
+        "canonical frontier: {compared} positions, {mates} canonical mates within 3, {rule_matters} without a strict one"
+    );
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    assert!(
+        compared >= 10_000 && mates >= 500,
+        "{compared} compared, {mates} mates"
+    );
+    assert!(
+        rule_matters >= 20,
+        "only {rule_matters} where the rule matters"
+    );
+}

@@ -45,8 +45,21 @@ pub fn canonical_line(s: &mut Searcher, strict: &Line) -> Option<(Line, Game)> {
 
 /// The canonical line of `bound` plies (`exact` or not; `best` the fallback), ranked as composers
 /// rank defences when it is read whole.
+///
+/// A walk that is not exact takes at each defender node the reply with the longest *recorded* proof,
+/// which may be shorter than the reply's value: its line can come out shorter than `bound`, and such a
+/// line says nothing of the minimax length (its defender need not resist longest). A fallback of
+/// `bound` plies is then kept instead: a mating line as long as a proven bound of the minimax
+/// length, which the ranking may read as the walk's would have been (which of the two a walk returns
+/// depends only on the order the bounded searches found their proofs in).
 fn walk_and_rank(s: &mut Searcher, bound: u32, exact: bool, best: Vec<Move>) -> Line {
-    let line = final_walk(s, bound, exact, best);
+    let fallback = (best.len() as u32 == bound).then(|| best.clone());
+    let mut line = final_walk(s, bound, exact, best);
+    if line.moves.len() as u32 != bound
+        && let Some(fallback) = fallback
+    {
+        line.moves = fallback;
+    }
     if line.moves.len() as u32 == bound {
         let ranked = rank(s, line.moves.clone());
         return take_ranked(s, line, ranked);

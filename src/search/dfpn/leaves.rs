@@ -5,7 +5,7 @@
 use super::{NodeResult, Searcher};
 use crate::position::{Hand, Move};
 use crate::search::frontier;
-use crate::search::game::futile::may_mate_in_one;
+use crate::search::game::futile::{may_mate_in_one, no_mate_within_three};
 use crate::search::hands;
 use crate::search::loops::Dependence;
 use crate::search::mate1;
@@ -110,6 +110,15 @@ impl Searcher<'_> {
             hand: m.proof,
             dep: Dependence::None,
         })
+    }
+
+    /// In the canonical game, at an OR node strict mate-3 has refuted without a cut: whether the
+    /// canonical game has no mate within three plies either (`futile::no_mate_within_three`, on
+    /// every path). Its positions count as nodes, as `try_mate3`'s do.
+    pub fn canonical_mate3_refuted(&mut self) -> bool {
+        let path = &self.path.keys;
+        self.stats.nodes += 1;
+        no_mate_within_three(&mut self.pos, |k| path.contains_key(&k), &mut self.moves)
     }
 
     /// In a bounded search: the current OR node has no mate within `plies` (found without expanding

@@ -57,6 +57,11 @@ impl Searcher<'_> {
                     Err(false) if budget <= 4 && !self.game.skips_futile() => {
                         return self.bounded_disproof(4);
                     }
+                    // The canonical game answers it with its own frontier (a check answered only
+                    // by futile drops mates there).
+                    Err(false) if budget <= 4 && self.canonical_mate3_refuted() => {
+                        return self.bounded_disproof(4);
+                    }
                     Err(_) => {}
                 }
             }
