@@ -54,12 +54,12 @@ impl Searcher<'_> {
                     Ok(r) => return r,
                     // Mate within three is answered exactly too, unless the path cut a line (then the
                     // node is searched as usual, its result path-dependent).
-                    Err(false) if budget <= 4 && !self.game.skips_futile() => {
-                        return self.bounded_disproof(4);
-                    }
-                    // The canonical game answers it with its own frontier (a check answered only
-                    // by futile drops mates there).
-                    Err(false) if budget <= 4 && self.canonical_mate3_refuted() => {
+                    // The canonical game asks its own frontier too (a check answered only by
+                    // futile drops mates there).
+                    Err(false)
+                        if budget <= 4
+                            && (!self.game.skips_futile() || self.canonical_mate3_refuted()) =>
+                    {
                         return self.bounded_disproof(4);
                     }
                     Err(_) => {}
