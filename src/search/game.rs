@@ -185,6 +185,17 @@ impl Game {
         self.horizon == UNBOUNDED || self.looks
     }
 
+    /// Whether `complete_probe` may read the strict game's entries of a position this game probes:
+    /// the canonical game with `strict_proofs`, and the spare game always (its strict disproofs).
+    #[inline(always)]
+    pub fn reads_strict(&self) -> bool {
+        match self.rules {
+            Rules::Strict => false,
+            Rules::Canonical => self.strict_proofs,
+            Rules::Spare => true,
+        }
+    }
+
     /// This game's probe `own` of the position `board_key` (unsalted), the attacker holding `hand`,
     /// for a search with `budget`, completed by the strict game's entries in `tt` (under
     /// `strict_salt`) where the game's own entries decide nothing (module comment):
@@ -273,6 +284,43 @@ mod tests {
             let proven = within(s, canonical);
             (proven, s.stats.nodes - before)
         })
+    }
+
+    /// `reads_strict` (what `expand` prefetches by) answers true for every game whose
+    /// `complete_probe` reads the strict game's entries: with a strict proof and a strict general
+    /// disproof in the table, each game that takes either instead of its own unknown entry says so,
+    /// and each game that says it does not returns its own entry untouched.
+    #[test]
+    fn reads_strict_names_every_game_that_completes_its_probes_from_the_strict_game() {
+        use crate::position::Hand;
+        use crate::search::tt::{Record, Table, UNBOUNDED};
+        let tt = Table::new(1);
+        let (strict_salt, proven, disproven) = (0x5a17, 0x1000_0000, 0x2000_0000);
+        tt.store(
+            proven ^ strict_salt,
+            &Record::proof(Hand::EMPTY, 3, 0, true),
+        );
+        tt.store(
+            disproven ^ strict_salt,
+            &Record::disproof(Hand::EMPTY, true),
+        );
+        let games = [
+            Game::main(1),
+            Game::canonical(2, true),
+            Game::canonical(2, false),
+            Game::spare(3, UNBOUNDED, true),
+            Game::spare(3, UNBOUNDED, false),
+        ];
+        for game in games {
+            let mut completed = false;
+            for board in [proven, disproven] {
+                let own = tt.probe(board ^ game.salt(), Hand::EMPTY, 0, 5);
+                assert!(!own.found);
+                let p = game.complete_probe(&tt, strict_salt, own, board, Hand::EMPTY, 5);
+                completed |= p.found;
+            }
+            assert_eq!(game.reads_strict(), completed, "{game:?}");
+        }
     }
 
     /// The canonical game reads the strict game's proofs (module comment): its

@@ -86,11 +86,17 @@ impl Searcher<'_> {
         {
             self.children.link_drops(base, end, ksq);
         }
-        // Every cluster the loop below will read starts loading now (see `Table::prefetch`).
-        let (tt, salt) = (self.tt(), self.game.salt());
+        // Every cluster the loop below will read starts loading now (see `Table::prefetch`), the
+        // strict game's too where this game's probes are completed from it (`Game::complete_probe`).
+        let (tt, salt, main_salt) = (self.tt(), self.game.salt(), self.main_salt());
+        let reads_strict = self.game.reads_strict();
         for c in &self.children[base..end] {
             if c.active && !c.futile {
-                tt.prefetch(self.pos.keys_after(c.mv).0 ^ salt);
+                let board_key = self.pos.keys_after(c.mv).0;
+                tt.prefetch(board_key ^ salt);
+                if reads_strict {
+                    tt.prefetch(board_key ^ main_salt);
+                }
             }
         }
         // An AND node of the main search is refuted by any evasion disproven for every path: once
