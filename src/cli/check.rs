@@ -444,10 +444,11 @@ mod tests {
     }
 
     /// Zukou #20 (37 plies): the budgeted pass prints the canonical minimax line, 41 plies ending
-    /// with pieces in hand (its spare tests ran out of their cap where the record's defence
-    /// parts from it); ranked again after settling, with larger tests, the line is the record's.
+    /// with pieces in hand (its spare tests ran out where the record's defence parts from it);
+    /// ranked again after settling, on the table settling filled and without the pass's budget, the
+    /// line is the record's.
     #[test]
-    fn the_settled_line_is_ranked_again_with_larger_tests() {
+    fn the_settled_line_is_ranked_again() {
         let zukou20 = "4ng2+r/5+r1+L1/4P1k1G/4l2P1/3spS1p+p/9/3N1L+p2/3+b5/1+B7 b 2g2s2nl12p 1";
         assert_eq!(mate_length(zukou20, 37, 8_000_000), Some(37));
     }

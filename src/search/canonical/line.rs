@@ -78,23 +78,18 @@ fn take_ranked(s: &mut Searcher, mut line: Line, (moves, changed): (Vec<Move>, b
     line
 }
 
-/// The spare tests of the settled line's ranking get this many times the cap of the budgeted
-/// pass's (`SearchConfig::ranking_test_nodes`).
-pub const SETTLE_RANK_FACTOR: u64 = 8;
-
-/// The settled line ranked again, with the time left: each spare test within `SETTLE_RANK_FACTOR`
-/// times the cap, the pass without a node budget. A test that answers yes now where the budgeted
-/// pass's ran out of its cap is as much a proven spare mate (`ranking.rs`: only yes answers change
-/// the line, and each change is a complete verified mating line), so this only reads the composers'
-/// ranking further than the budgeted pass could.
+/// The settled line ranked again, with the time left: the same spare tests (each within
+/// `SearchConfig::ranking_test_nodes`) on the table settling has filled, the pass without a node
+/// budget. A test that answers yes now where the budgeted pass's did not (it ran out of its cap, or
+/// the pass's budget ended before it) is as much a proven spare mate (`ranking.rs`: only yes answers
+/// change the line, and each change is a complete verified mating line), so this only reads the
+/// composers' ranking further than the budgeted pass could. Tests of 8 times the cap here changed no
+/// length on Zukou and cost more than they read (docs/experiments.md).
 fn rerank(s: &mut Searcher, line: Line) -> Line {
     if s.user_limit_reached() {
         return line;
     }
-    let cap = s
-        .config()
-        .ranking_test_nodes
-        .saturating_mul(SETTLE_RANK_FACTOR);
+    let cap = s.config().ranking_test_nodes;
     let ranked = rank_within(s, line.moves.clone(), cap, None);
     take_ranked(s, line, ranked)
 }
@@ -107,7 +102,7 @@ fn rerank(s: &mut Searcher, line: Line) -> Line {
 /// only the user's limits, from the line's bound `b`, until a no makes `b` exact. A yes is a shorter
 /// mate: its line is read and ranked again, as `canonical_line` does. A line whose bound only
 /// becomes exact keeps its moves (a ranked one included: the ranking's choice stands, now against
-/// a proven minimax length). Then the line is ranked once more with larger spare tests (`rerank`).
+/// a proven minimax length). Then the line is ranked once more without the pass's budget (`rerank`).
 /// A limit that stops it leaves the line as it was, or the shorter one found. Asking the budgeted
 /// phase's questions without a budget from the start instead holds the check on the first hard
 /// refutation, far above the length the budgeted phase reaches by its cheap yeses
