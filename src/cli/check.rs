@@ -443,6 +443,27 @@ mod tests {
         (r.verdict == Verdict::Mate).then_some(r.line.len())
     }
 
+    /// Zukou #57 (record 65 plies): the canonical walk along recorded lengths reads a line shorter
+    /// than the canonical bound, which is no minimax line, so `solve --futile skip` prints the strict
+    /// line (71 plies). Settling goes on from that bound: the canonical length 69 proven, and its
+    /// line read along the exact values (the record takes a defence the ranking's tests do not
+    /// reach).
+    #[test]
+    fn a_canonical_line_shorter_than_its_bound_is_settled() {
+        let zukou57 = "9/9/ls7/9/5S2+R/p1S2p3/+lNpPp1+BP1/3k2+pSg/2P2B2R b G2P2g3n2l8p 1";
+        let mut solver = CheckedSolver::new(64);
+        let o = CheckOptions {
+            nodes: Some(20_000_000),
+            hash_mb: 64,
+            ..opts(Some(65))
+        };
+        let r = check_problem(&mut solver, zukou57, &o, &AtomicBool::new(false));
+        assert_eq!(
+            (r.verdict, r.line.len(), r.exact),
+            (Verdict::Mate, 69, true)
+        );
+    }
+
     /// Zukou #20 (37 plies): the budgeted pass prints the canonical minimax line, 41 plies ending
     /// with pieces in hand (its spare tests ran out where the record's defence parts from it);
     /// ranked again after settling, on the table settling filled and without the pass's budget, the

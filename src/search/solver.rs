@@ -2,7 +2,7 @@
 //! a solve's phases.
 
 use super::canonical::Futile;
-use super::canonical::line::{canonical_line, settle, verifies_canonical};
+use super::canonical::line::{canonical_line, printable, settle, verifies_canonical};
 use super::canonical::unspared::line_without_spare;
 use super::config::SearchConfig;
 use super::deepen::{Deepened, deepen};
@@ -430,7 +430,8 @@ fn mate_answer(
     let mut game = s.game;
     if settings.futile == Futile::Skip {
         let found = canonical_line(s, &line)
-            .map(|(c, g)| (if settings.settle { settle(s, c, g) } else { c }, g));
+            .map(|(c, g)| (if settings.settle { settle(s, c, g) } else { c }, g))
+            .filter(|(c, _)| printable(c));
         match found {
             Some((c, canonical)) if verifies_canonical(s, &c.moves) => {
                 game = canonical;
@@ -440,8 +441,8 @@ fn mate_answer(
                 a.mate_bound = c.bound.map(|b| b.max(c.moves.len() as u32));
                 a.mate_bound_exact = c.bound_exact;
                 a.exact = c.exact;
-                // `canonical_line` returns only lines of the proven bound's length, or lines the
-                // composers' ranking chose.
+                // Only `printable` lines come here: of the proven bound's length, or chosen by the
+                // composers' ranking.
                 a.note = if c.ranked {
                     Some(format!(
                         "the canonical line avoids defences after which the attacker mates with pieces to spare (composers' ranking): {} plies, not proven shortest",

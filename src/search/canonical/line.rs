@@ -19,8 +19,10 @@ pub const CANONICAL_SALT: u64 = 0x6d75_6461_6169_0001;
 /// The canonical line: the minimax line of the game without futile interpositions,
 /// searched from `strict` (a strict mating line and a proven bound of the strict minimax length,
 /// which bounds the canonical one: dropping futile defences only shortens mates). Its own table
-/// space, its own budget. `None` if no line of the canonical bound could be read. With the line, the
-/// game it was searched in (its table space), for the checks that follow it.
+/// space, its own budget. `None` without a strict bound. With the line, the game it was searched in
+/// (its table space), for the checks that follow it. The line may be shorter than its bound (a walk
+/// along recorded lengths, `walk_and_rank`): such a line is no minimax line and is not printed
+/// (`printable`), but `settle` can go on from its bound.
 pub fn canonical_line(s: &mut Searcher, strict: &Line) -> Option<(Line, Game)> {
     let mut bound = strict.bound?;
     s.budget.end = s.phase_budget();
@@ -40,7 +42,13 @@ pub fn canonical_line(s: &mut Searcher, strict: &Line) -> Option<(Line, Game)> {
         walk_and_rank(s, bound, exact, best)
     });
     s.budget.end = None;
-    (line.ranked || line.moves.len() as u32 == bound).then_some((line, game))
+    Some((line, game))
+}
+
+/// Whether a canonical line is one to print: read whole at its bound's length (a mating line as long
+/// as a proven bound of the minimax length), or chosen by the composers' ranking.
+pub fn printable(line: &Line) -> bool {
+    line.ranked || Some(line.moves.len() as u32) == line.bound
 }
 
 /// The canonical line of `bound` plies (`exact` or not; `best` the fallback), ranked as composers
@@ -117,13 +125,15 @@ pub fn settle(s: &mut Searcher, line: Line, game: Game) -> Line {
     s.budget.end = None;
     s.budget.aborted = false;
     s.in_game(game, |s| {
-        let line = if line.bound_exact {
+        let line = if line.bound_exact && printable(&line) {
             line
         } else {
             let mut bound = before;
             let mut best = line.moves.clone();
-            let exact = tighten(s, &mut bound, &mut best, None, 1);
-            if bound < before {
+            let exact = line.bound_exact || tighten(s, &mut bound, &mut best, None, 1);
+            // A shorter bound, or a line shorter than its bound (`canonical_line`), is read again
+            // along the values now in the table.
+            if bound < before || !printable(&line) {
                 walk_and_rank(s, bound, exact, best)
             } else {
                 Line {
@@ -134,7 +144,7 @@ pub fn settle(s: &mut Searcher, line: Line, game: Game) -> Line {
             }
         };
         // Ranked as `walk_and_rank` ranks: a line read whole (or ranked already), not a fallback.
-        if line.ranked || Some(line.moves.len() as u32) == line.bound {
+        if printable(&line) {
             rerank(s, line)
         } else {
             line
