@@ -91,8 +91,8 @@ fn take_ranked(s: &mut Searcher, mut line: Line, (moves, changed): (Vec<Move>, b
 /// budget. A test that answers yes now where the budgeted pass's did not (it ran out of its cap, or
 /// the pass's budget ended before it) is as much a proven spare mate (`ranking.rs`: only yes answers
 /// change the line, and each change is a complete verified mating line), so this only reads the
-/// composers' ranking further than the budgeted pass could. Tests of 8 times the cap here changed no
-/// length on Zukou and cost more than they read (docs/experiments.md).
+/// composers' ranking further than the budgeted pass could. Why the tests are no larger here:
+/// docs/experiments.md, *larger spare tests in the settled line's ranking*.
 fn rerank(s: &mut Searcher, line: Line) -> Line {
     if s.user_limit_reached() {
         return line;
