@@ -59,6 +59,32 @@ pub enum Flaw {
     GivenLineFails,
 }
 
+/// A defender's drop along the line that lasts longer than the line's own reply by exactly the two
+/// plies of its capture: the attacker takes the dropped piece at once and then mates in as many
+/// plies as the line has left. Composers do not count such a drop (無駄合, a futile interposition:
+/// "futile when, once captured, the mate takes no more moves than it would without the drop"), so
+/// it is no 変長; the report lists it apart (`futile_by_composers`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FutileDrop {
+    /// The ply of the line's reply it replaces, counted from 1.
+    pub ply: u32,
+    pub reply: Move,
+    /// Plies to mate after the drop: the line's `rest` + 2.
+    pub mate: u32,
+    /// Plies the line has left after its own reply.
+    pub rest: u32,
+}
+
+/// Whether the variation `var` (which lasts longer than the `rest` plies the line has left) is a
+/// futile drop by the composers' reading (`FutileDrop`). Its length is then exact even when `var`
+/// is not called so: "no mate within `rest`" is proven, and mates from the drop's child have odd
+/// lengths as `rest` does, so a mate within `rest` + 2 is a mate in exactly that.
+fn futile_by_composers(var: &Variation, rest: u32) -> bool {
+    var.reply.is_drop()
+        && var.mate == rest + 2
+        && var.line.first().is_some_and(|m| m.to() == var.reply.to())
+}
+
 /// The composer's report on one problem.
 #[derive(Clone, Debug)]
 pub struct CheckReport {
@@ -84,6 +110,9 @@ pub struct CheckReport {
     /// The defender's other replies along the line, each with its mate (searched when the line's
     /// length is proven; `Variations::complete` false if the limits cut the search short).
     pub variations: Vec<Variation>,
+    /// Drops along the line that last longer only by their own capture (無駄合 by the composers'
+    /// reading): listed, not flaws.
+    pub futile_drops: Vec<FutileDrop>,
     pub nodes: u64,
     pub elapsed_ms: u64,
     /// The problem's position, when it was read (for the KIF).
@@ -216,7 +245,15 @@ pub fn composer_report(
     match &report.variations {
         Some(v) => {
             for var in &v.found {
-                if var.longer {
+                let rest = len as u32 - var.ply;
+                if var.longer && futile_by_composers(var, rest) {
+                    out.futile_drops.push(FutileDrop {
+                        ply: var.ply,
+                        reply: var.reply,
+                        mate: var.mate,
+                        rest,
+                    });
+                } else if var.longer {
                     let mut end = root.clone();
                     let played = line[..var.ply as usize - 1].iter();
                     for &m in played.chain([var.reply].iter()).chain(var.line.iter()) {
@@ -227,7 +264,7 @@ pub fn composer_report(
                         reply: var.reply,
                         mate: var.mate,
                         exact: var.exact,
-                        rest: len as u32 - var.ply,
+                        rest,
                         spare: end.hand(attacker),
                     });
                 }
@@ -282,6 +319,7 @@ impl CheckReport {
             flaws: vec![],
             undecided: vec![],
             variations: vec![],
+            futile_drops: vec![],
             nodes: 0,
             elapsed_ms: 0,
             root: None,
@@ -348,6 +386,9 @@ impl CheckReport {
         for f in &self.flaws {
             t.push_str(&format!("  {}\n", flaw_text(f)));
         }
+        for d in &self.futile_drops {
+            t.push_str(&format!("  {}\n", futile_drop_text(d)));
+        }
         for u in &self.undecided {
             t.push_str(&format!("  undecided: {u}\n"));
         }
@@ -385,6 +426,17 @@ fn flaw_name(f: &Flaw) -> String {
         Flaw::VariationAlternative { .. } => "変化別詰".into(),
         Flaw::GivenLineFails => "the given line does not mate".into(),
     }
+}
+
+/// The report's line for a drop that is no 変長 by the composers' reading.
+pub fn futile_drop_text(d: &FutileDrop) -> String {
+    format!(
+        "無駄合 (not counted): at ply {} the drop {} is taken at once and mated in {}, the line's {} plies and the two of the capture",
+        d.ply,
+        d.reply.to_usi(),
+        d.mate,
+        d.rest
+    )
 }
 
 pub fn flaw_text(f: &Flaw) -> String {
@@ -446,5 +498,86 @@ pub fn flaw_text(f: &Flaw) -> String {
             mv.to_usi()
         ),
         Flaw::GivenLineFails => "the given line does not mate (an illegal move, a move that neither checks nor evades, or no mate at its end): the report is on kanju's own line".into(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::{Alternatives, Variations};
+    use std::time::Duration;
+
+    /// The report on a hand-made answer: the line 9i9a+ G*6a 5c5b (white's king on 5a), and at ply 2
+    /// other drops whose variations the search says last longer than the line's one ply left.
+    fn report_with(variations: Vec<(&str, u32, &str)>) -> CheckReport {
+        let root = Position::from_sfen("4k4/9/4G4/9/9/9/9/9/R8 b r2b3g4s4n4l18p 1").unwrap();
+        let mut pos = root.clone();
+        let mut line = vec![];
+        for m in ["9i9a+", "G*6a", "5c5b"] {
+            let mv = pos.parse_usi_move(m).unwrap();
+            pos.do_move(mv);
+            line.push(mv);
+        }
+        let mut after = root.clone();
+        after.do_move(line[0]);
+        let found = variations
+            .into_iter()
+            .map(|(reply, mate, first)| {
+                let reply = after.parse_usi_move(reply).unwrap();
+                let mut child = after.clone();
+                child.do_move(reply);
+                let first = child.parse_usi_move(first).unwrap();
+                Variation {
+                    ply: 2,
+                    reply,
+                    mate,
+                    exact: true,
+                    longer: true,
+                    others: vec![],
+                    line: vec![first],
+                }
+            })
+            .collect();
+        let mut report = Report::error(String::new(), Duration::ZERO);
+        report.answer = Answer::Mate(line);
+        report.exact = true;
+        report.alternatives = Some(Alternatives {
+            found: vec![],
+            complete: true,
+        });
+        report.variations = Some(Variations {
+            found,
+            undecided: vec![],
+            complete: true,
+        });
+        composer_report("test", &root, &report, None)
+    }
+
+    /// A drop taken at once whose mate is the line's rest and the two plies of the capture is
+    /// listed as 無駄合, no flaw; one mated later, or not taken at once, is 変長 (駒余り here: the
+    /// silver taken stays in hand after the one-move variation lines of this hand-made answer).
+    #[test]
+    fn a_drop_longer_only_by_its_capture_is_no_longer_variation() {
+        let r = report_with(vec![("S*7a", 3, "9a7a")]);
+        assert!(r.flaws.is_empty(), "{:?}", r.flaws);
+        assert_eq!(r.futile_drops.len(), 1);
+        assert_eq!((r.futile_drops[0].mate, r.futile_drops[0].rest), (3, 1));
+        assert_eq!(r.summary(), "sound");
+        assert!(
+            r.text()
+                .contains("無駄合 (not counted): at ply 2 the drop S*7a")
+        );
+        let json = serde_json::to_string(&r.record()).unwrap();
+        assert!(json.contains("\"futile_drops\":[{\"ply\":2,\"reply\":\"S*7a\""));
+
+        for (reply, mate, first) in [("S*7a", 5, "9a7a"), ("S*7a", 3, "9a9b")] {
+            let r = report_with(vec![(reply, mate, first)]);
+            assert!(r.futile_drops.is_empty(), "{reply} {mate} {first}");
+            assert!(
+                matches!(r.flaws[..], [Flaw::LongerVariation { mate: m, rest: 1, .. }] if m == mate),
+                "{:?}",
+                r.flaws
+            );
+        }
     }
 }

@@ -2,7 +2,7 @@
 
 use crate::checked::Answer;
 use crate::cli::kif::{Branch, kif_record, kif_record_with_branches};
-use crate::composer::{CheckReport, Flaw, Verdict, flaw_text};
+use crate::composer::{CheckReport, Flaw, Verdict, flaw_text, futile_drop_text};
 
 /// The report as a KIF: the line, the summary and every flaw and undecided question as
 /// comments before the first move, each variation as a branch with its length (and its flaws)
@@ -22,6 +22,7 @@ pub fn report_kif(report: &CheckReport) -> String {
     }
     let mut notes = vec![format!("kanju check: {}", report.summary())];
     notes.extend(report.flaws.iter().map(flaw_text));
+    notes.extend(report.futile_drops.iter().map(futile_drop_text));
     notes.extend(report.undecided.iter().map(|u| format!("undecided: {u}")));
     let mut branches = vec![];
     for v in &report.variations {
@@ -38,6 +39,11 @@ pub fn report_kif(report: &CheckReport) -> String {
         for f in flaws {
             comment.push_str("; ");
             comment.push_str(&flaw_text(f));
+        }
+        let futile = report.futile_drops.iter();
+        for d in futile.filter(|d| d.ply == v.ply && d.reply == v.reply) {
+            comment.push_str("; ");
+            comment.push_str(&futile_drop_text(d));
         }
         let mut moves = vec![v.reply];
         moves.extend(&v.line);

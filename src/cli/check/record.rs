@@ -1,6 +1,6 @@
 //! The `--json` form of a composer's report: one object per problem.
 
-use crate::composer::{CheckReport, Flaw, NOT_CHECKED, Verdict, flaw_text};
+use crate::composer::{CheckReport, Flaw, NOT_CHECKED, Verdict, flaw_text, futile_drop_text};
 use serde::Serialize;
 
 /// The `--json` record of one report.
@@ -24,6 +24,9 @@ pub struct CheckRecord<'a> {
     pub undecided: &'a [String],
     /// The defender's other replies along the line, each with its mate.
     pub variations: Vec<VariationRecord>,
+    /// Drops that last longer than the line only by their own capture (無駄合 by the composers'
+    /// reading, `composer::FutileDrop`): not flaws.
+    pub futile_drops: Vec<FutileDropRecord>,
     pub not_checked: Vec<&'static str>,
     pub nodes: u64,
     pub time_ms: u64,
@@ -45,6 +48,17 @@ pub struct FlawRecord {
     pub reply: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub mate: Option<u32>,
+}
+
+/// A drop that is no 変長 by the composers' reading (`CheckReport::futile_drops`).
+#[derive(Debug, Serialize)]
+pub struct FutileDropRecord {
+    pub ply: u32,
+    pub reply: String,
+    /// Plies to mate after it: the line's `rest` + 2.
+    pub mate: u32,
+    pub rest: u32,
+    pub text: String,
 }
 
 /// One defender reply other than the line's (`CheckReport::variations`).
@@ -151,6 +165,17 @@ impl CheckReport {
                     longer: v.longer,
                     pv: v.line.iter().map(|m| m.to_usi()).collect(),
                     other_mates: v.others.iter().map(|o| o.mv.to_usi()).collect(),
+                })
+                .collect(),
+            futile_drops: self
+                .futile_drops
+                .iter()
+                .map(|d| FutileDropRecord {
+                    ply: d.ply,
+                    reply: d.reply.to_usi(),
+                    mate: d.mate,
+                    rest: d.rest,
+                    text: futile_drop_text(d),
                 })
                 .collect(),
             not_checked: if mate { vec![NOT_CHECKED] } else { vec![] },
