@@ -69,10 +69,15 @@ pub struct FutileDrop {
     /// The ply of the line's reply it replaces, counted from 1.
     pub ply: u32,
     pub reply: Move,
-    /// Plies to mate after the drop: the line's `rest` + 2.
-    pub mate: u32,
     /// Plies the line has left after its own reply.
     pub rest: u32,
+}
+
+impl FutileDrop {
+    /// Plies to mate after the drop: the line's `rest` and the two of the capture.
+    pub fn mate(&self) -> u32 {
+        self.rest + 2
+    }
 }
 
 /// Whether the variation `var` (which lasts longer than the `rest` plies the line has left) is a
@@ -250,7 +255,6 @@ pub fn composer_report(
                     out.futile_drops.push(FutileDrop {
                         ply: var.ply,
                         reply: var.reply,
-                        mate: var.mate,
                         rest,
                     });
                 } else if var.longer {
@@ -434,7 +438,7 @@ pub fn futile_drop_text(d: &FutileDrop) -> String {
         "無駄合 (not counted): at ply {} the drop {} is taken at once and mated in {}, the line's {} plies and the two of the capture",
         d.ply,
         d.reply.to_usi(),
-        d.mate,
+        d.mate(),
         d.rest
     )
 }
@@ -561,7 +565,7 @@ mod tests {
         let r = report_with(vec![("S*7a", 3, "9a7a")]);
         assert!(r.flaws.is_empty(), "{:?}", r.flaws);
         assert_eq!(r.futile_drops.len(), 1);
-        assert_eq!((r.futile_drops[0].mate, r.futile_drops[0].rest), (3, 1));
+        assert_eq!((r.futile_drops[0].mate(), r.futile_drops[0].rest), (3, 1));
         assert_eq!(r.summary(), "sound");
         assert!(
             r.text()

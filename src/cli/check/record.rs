@@ -173,7 +173,7 @@ impl CheckReport {
                 .map(|d| FutileDropRecord {
                     ply: d.ply,
                     reply: d.reply.to_usi(),
-                    mate: d.mate,
+                    mate: d.mate(),
                     rest: d.rest,
                     text: futile_drop_text(d),
                 })
