@@ -301,3 +301,24 @@ fn the_canonical_game_reads_the_strict_game_s_proofs() {
         );
     }
 }
+
+/// The composers' check ranks its settled line again (`canonical/line.rs`, `rerank`) with each node
+/// bounded by the root's proven length, not by the ranked line's own lengths
+/// (`canonical/ranking.rs`, *A ranked line ranked again*). Zukou #56: at ply 4 the budgeted pass
+/// finds three 21-ply replies answered by mates with a gold to spare and cannot read the line of the
+/// fourth, the recorded 4i4h, within its cap, so it takes 4f4h (17 plies; 21 in all). Ranked again
+/// from the proven bound, 4i4h is read and no spare test answers yes: the recorded 25 plies.
+#[test]
+fn the_settled_line_ranked_again_takes_back_a_longer_reply() {
+    let pos = zukou_position("zuko056");
+    let mut solver = Solver::new(64);
+    solver.set_futile(Futile::Skip);
+    solver.set_settle(true);
+    let r = solve_at(&mut solver, &pos, PvLevel::MinLength, None);
+    let MateOutcome::Mate(line) = &r.outcome else {
+        panic!("{:?}", r.outcome);
+    };
+    assert!(verify_mate_line(&pos, line), "{line:?}");
+    assert_eq!(line.len(), 25, "{line:?}");
+    assert_eq!(line[3].to_usi(), "4i4h", "{line:?}");
+}

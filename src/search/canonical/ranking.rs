@@ -27,6 +27,18 @@
 //!   (its own defender nodes are ranked in turn); otherwise (every reply is answered by a spare mate:
 //!   the variation is 駒余り whatever the defender does) the line keeps its reply.
 //!
+//! A ranked line ranked again (the check's `line::rerank`, after settling): its defender nodes may
+//! have taken a shorter reply than the canonical one, so the line's own lengths do not bound the
+//! other replies. Each node is bounded instead by the root's proven canonical bound less its depth
+//! (`Pass::bound`): along a line whose attacker moves are read from proven bounds (the canonical
+//! line, and every continuation the pass splices in), a node `p` plies deep is proven within
+//! `bound - p`, since the child of each move on it, the attacker's or the defender's, is proven within
+//! one ply less than its parent. With the line's own lengths the second pass could never take back a
+//! longer reply the first pass could not read within its cap (Zukou #56: the recorded 4i4h, 21 plies
+//! without pieces over, whose line the budgeted pass could not read, so that a 17-ply reply stood;
+//! `tests/problems/lines.rs`, `the_settled_line_ranked_again_takes_back_a_longer_reply`). On the
+//! first pass the two bounds are the same.
+//!
 //! What the pass does not claim. Only "yes" answers change the line; a test that runs out of its
 //! own cap counts the reply as one without spare mate, as does a reply the pass never tests (an
 //! attacker node's other checks keep their canonical order, though the ranking may shorten their
@@ -57,6 +69,9 @@ use crate::search::tt::UNBOUNDED;
 /// made, by the position tested (a node is ranked once, but a drop's test may be asked again).
 struct Pass {
     cap: u64,
+    /// A proven bound of the root's canonical minimax length: a node `p` plies deep on the line is
+    /// proven within `bound - p` (module comment, *A ranked line ranked again*).
+    bound: u32,
     tests: Tests,
 }
 
@@ -66,14 +81,17 @@ struct Pass {
 pub fn rank(s: &mut Searcher, line: Vec<Move>) -> (Vec<Move>, bool) {
     let cap = s.config().ranking_test_nodes;
     let budget = s.phase_budget();
-    rank_within(s, line, cap, budget)
+    let bound = line.len() as u32;
+    rank_within(s, line, bound, cap, budget)
 }
 
-/// `rank` with each spare test capped at `cap` nodes and the pass ending at the node count `budget`
-/// (`None`: only the user's limits).
+/// `rank` with each spare test capped at `cap` nodes, the pass ending at the node count `budget`
+/// (`None`: only the user's limits), and `bound` a proven bound of the root's canonical length, no
+/// less than the line's (`Pass::bound`; the line's own length bounds the nodes as `rank` does).
 pub fn rank_within(
     s: &mut Searcher,
     line: Vec<Move>,
+    bound: u32,
     cap: u64,
     budget: Option<u64>,
 ) -> (Vec<Move>, bool) {
@@ -91,6 +109,7 @@ pub fn rank_within(
     let begun = s.stats.nodes;
     let mut pass = Pass {
         cap,
+        bound,
         tests: Tests::default(),
     };
     let ranked = rank_or(s, root, line.clone(), &mut pass);
@@ -141,22 +160,25 @@ fn rank_and(s: &mut Searcher, at: At, line: &[Move], pass: &mut Pass) -> Vec<Mov
         return vec![];
     };
     let k = line.len() as u32;
+    // The node's own bound: its line's length on a minimax line, more where the line was ranked
+    // already and took a shorter reply above or here.
+    let left = pass.bound.saturating_sub(at.ply).max(k);
     let mut moves = MoveList::new();
     generate_evasions(&s.pos, &mut moves);
     let gap = check_gap(&s.pos);
     // Each reply with an upper bound of its canonical length: the line's reply k − 1; the others their
-    // recorded proofs within k − 1 (the node is proven within k, so every reply that counts is), else
-    // k − 1 itself.
+    // recorded proofs within left − 1 (the node is proven within left, so every reply that counts
+    // is), else left − 1 itself.
     let mut replies: Vec<(Move, u32)> = vec![(chosen, k - 1)];
     for &m in moves.iter() {
         if m == chosen || (is_interposition(m, gap) && futile_proof(&mut s.pos, m).is_some()) {
             continue;
         }
-        let p = probe_child(s, at.path, m, k - 1);
+        let p = probe_child(s, at.path, m, left - 1);
         let bound = if p.is_proven() {
-            u32::from(p.len).min(k - 1)
+            u32::from(p.len).min(left - 1)
         } else {
-            k - 1
+            left - 1
         };
         replies.push((m, bound));
     }
