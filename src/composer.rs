@@ -37,7 +37,8 @@ pub enum Flaw {
     PiecesLeft { hand: Hand },
     /// 変長: after the defender's `reply` at ply `ply` (the line's reply replaced), no mate within
     /// the `rest` plies the line has left; the attacker mates in `mate` (`exact`: no sooner), with
-    /// `spare` in hand at the end of that variation.
+    /// `spare` in hand at the end of that variation; `spared`: a spare test proved that the attacker
+    /// can also mate with pieces to spare after it (`Variation::spared`).
     LongerVariation {
         ply: u32,
         reply: Move,
@@ -45,6 +46,7 @@ pub enum Flaw {
         exact: bool,
         rest: u32,
         spare: Hand,
+        spared: bool,
     },
     /// 変化別詰: after the defender's `reply` at ply `ply`, the variation's shortest mate takes
     /// `mate` plies, and the attacker's `mv` (not the variation's first move) mates within them too.
@@ -270,6 +272,7 @@ pub fn composer_report(
                         exact: var.exact,
                         rest,
                         spare: end.hand(attacker),
+                        spared: var.spared,
                     });
                 }
                 // A second mate at a variation's last move is no flaw to anyone (the JSON's
@@ -406,13 +409,14 @@ impl CheckReport {
 impl Flaw {
     /// A flaw composers accept in a published work: another mate at the line's last move
     /// (最終手余詰), a second way to mate inside a variation (変化別詰), or a longer variation that
-    /// ends with pieces in hand (変長駒余り: the composers' ranking puts such a defence below the
-    /// main line, whatever its length — the reading `canonical/ranking.rs` takes).
+    /// ends with pieces in hand, or after which a mate with pieces to spare is proven (変長駒余り:
+    /// the composers' ranking puts such a defence below the main line, whatever its length — the
+    /// reading `canonical/ranking.rs` takes).
     pub fn is_lesser(&self) -> bool {
         match self {
             Flaw::Alternative { last, .. } => *last,
             Flaw::VariationAlternative { .. } => true,
-            Flaw::LongerVariation { spare, .. } => !spare.is_empty(),
+            Flaw::LongerVariation { spare, spared, .. } => !spare.is_empty() || *spared,
             _ => false,
         }
     }
@@ -425,7 +429,9 @@ fn flaw_name(f: &Flaw) -> String {
         Flaw::ShorterThanRecord { .. } => "早詰".into(),
         Flaw::LongerThanRecord { .. } => "longer than the record".into(),
         Flaw::PiecesLeft { .. } => "駒余り".into(),
-        Flaw::LongerVariation { spare, .. } if !spare.is_empty() => "変長駒余り".into(),
+        Flaw::LongerVariation { spare, spared, .. } if !spare.is_empty() || *spared => {
+            "変長駒余り".into()
+        }
         Flaw::LongerVariation { .. } => "変長".into(),
         Flaw::VariationAlternative { .. } => "変化別詰".into(),
         Flaw::GivenLineFails => "the given line does not mate".into(),
@@ -470,16 +476,17 @@ pub fn flaw_text(f: &Flaw) -> String {
             exact,
             rest,
             spare,
+            spared,
         } => {
             let mate = if *exact {
                 format!("mates in {mate}")
             } else {
                 format!("mates within {mate}")
             };
-            let spare = if spare.is_empty() {
-                String::new()
-            } else {
-                format!(", {spare:?} left in hand")
+            let spare = match (spare.is_empty(), spared) {
+                (false, _) => format!(", {spare:?} left in hand"),
+                (true, true) => ", and can mate with pieces to spare".to_string(),
+                (true, false) => String::new(),
             };
             let what = if spare.is_empty() {
                 "変長"
@@ -537,6 +544,7 @@ mod tests {
                     mate,
                     exact: true,
                     longer: true,
+                    spared: false,
                     others: vec![],
                     line: vec![first],
                 }

@@ -373,6 +373,7 @@ mod tests {
                     exact,
                     rest,
                     spare,
+                    spared,
                 } => Some((
                     *ply,
                     reply.to_usi(),
@@ -380,16 +381,59 @@ mod tests {
                     *exact,
                     *rest,
                     format!("{spare:?}"),
+                    *spared,
                 )),
                 _ => None,
             })
             .collect();
         assert_eq!(
             longer,
-            [(2, "3b2b".to_string(), 5, true, 1, "NL".to_string())]
+            [(2, "3b2b".to_string(), 5, true, 1, "NL".to_string(), true)]
         );
         assert_eq!(r.summary(), "sound, lesser flaws: 変長駒余り");
         assert!(r.text().contains("変長駒余り: at ply 2 the reply 3b2b"));
+    }
+
+    /// A longer reply whose variation line ends with an empty hand but after which a spare test
+    /// proves a mate with pieces to spare is the ranking's 変長駒余り, not a 変長 against the
+    /// report's own line. Zukou #50 (11 plies; its record, 9, is not the longest defence): at ply 8
+    /// the ranking takes 2i2h (3 plies) over 2i3h, after which the attacker mates in 5 and can mate
+    /// with a bishop to spare within them.
+    #[test]
+    fn a_longer_reply_the_ranking_spares_is_no_plain_longer_variation() {
+        // Some 2 M nodes: more than `opts` gives.
+        let zukou50 = "9/9/6n2/8n/6+pl1/7Sn/4+pp1k1/7N1/7s+R b R2B4g2s3l15p 1";
+        let opts = CheckOptions {
+            nodes: Some(5_000_000),
+            ..opts(None)
+        };
+        let mut solver = CheckedSolver::new(16);
+        let r = check_problem(&mut solver, zukou50, &opts, &AtomicBool::new(false));
+        assert_eq!(r.undecided, Vec::<String>::new());
+        let at_8: Vec<_> = r
+            .flaws
+            .iter()
+            .filter(|f| matches!(f, Flaw::LongerVariation { ply: 8, .. }))
+            .collect();
+        assert!(
+            matches!(
+                at_8[..],
+                [Flaw::LongerVariation {
+                    mate: 5,
+                    spared: true,
+                    ..
+                }]
+            ),
+            "{:?}",
+            r.flaws
+        );
+        assert!(at_8[0].is_lesser());
+        assert!(
+            r.text()
+                .contains("変長駒余り: at ply 8 the reply 2i3h lasts longer than the line's 3 plies: the attacker mates in 5, and can mate with pieces to spare"),
+            "{}",
+            r.text()
+        );
     }
 
     /// Zukou #5 (21 plies): after the defender's 8c7b at ply 14 (the line's reply is 8c7d),

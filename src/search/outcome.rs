@@ -152,6 +152,10 @@ pub struct Variation {
     pub exact: bool,
     /// 変長: no mate within the plies the line has left after its own reply (a completed search).
     pub longer: bool,
+    /// For a longer variation: a spare test of the composers' ranking (`canonical/ranking.rs`,
+    /// `answered_by_spare_mate`) proved that the attacker can also force a mate with pieces to spare
+    /// after the reply, so the ranking puts it below the line whatever `line` ends with.
+    pub spared: bool,
     /// 変化別詰: the other first attacker moves after the reply that mate within `mate` (asked only
     /// when `exact`; each `Alternative::ply` counted from the root).
     pub others: Vec<Alternative>,

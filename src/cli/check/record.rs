@@ -72,6 +72,9 @@ pub struct VariationRecord {
     pub exact: bool,
     /// 変長: it lasts longer than the line.
     pub longer: bool,
+    /// A longer reply after which a mate with pieces to spare is proven (the composers' ranking
+    /// puts it below the line: 変長駒余り).
+    pub spared: bool,
     /// The variation's line after the reply.
     pub pv: Vec<String>,
     /// 変化別詰: the other first attacker moves that mate as soon.
@@ -163,6 +166,7 @@ impl CheckReport {
                     mate: v.mate,
                     exact: v.exact,
                     longer: v.longer,
+                    spared: v.spared,
                     pv: v.line.iter().map(|m| m.to_usi()).collect(),
                     other_mates: v.others.iter().map(|o| o.mv.to_usi()).collect(),
                 })

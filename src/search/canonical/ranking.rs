@@ -249,6 +249,24 @@ fn rank_and(s: &mut Searcher, at: At, line: &[Move], pass: &mut Pass) -> Vec<Mov
     best.unwrap_or_else(|| line.to_vec())
 }
 
+/// Whether a spare test of the ranking proves that the attacker forces a mate with pieces to spare
+/// after the reply `m` from the defender node `at`: for a drop within any length (`drop_spared`),
+/// for any other reply within `len` plies, its canonical length (`reply_spared`), each test within
+/// the caps the pass gives it (`cap` the ranking's). Only a completed proof says yes. The check's
+/// variations use it to name a longer reply the ranking puts below the line (`pv/variations.rs`).
+pub fn answered_by_spare_mate(s: &mut Searcher, at: At, m: Move, len: u32, cap: u64) -> bool {
+    if m.is_drop() {
+        let mut pass = Pass {
+            cap,
+            bound: 0,
+            tests: Tests::default(),
+        };
+        drop_spared(s, at, m, &mut pass)
+    } else {
+        reply_spared(s, at, m, len, cap)
+    }
+}
+
 /// A spare test of a reply that is not a drop gets this fraction of the cap. Such tests seldom decide
 /// (most end undecided, and most of those that answer yes do so within a small part of the cap),
 /// and the pass's budget is better spent further down the line. Of the fractions measured, a

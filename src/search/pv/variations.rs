@@ -4,7 +4,9 @@
 //! * **変長** — a reply after which the attacker needs more plies than the line has left: the line
 //!   is then not the longest defence. (On kanju's own canonical line this can only be a reply the
 //!   composers' ranking put below the line's, one after which the attacker mates with pieces to
-//!   spare; on a line that is not proven exact it says what the limits missed.)
+//!   spare; on a line that is not proven exact it says what the limits missed.) A longer reply
+//!   is given the ranking's own spare test (`Variation::spared`): where it proves a spare mate,
+//!   the report names the reply 変長駒余り even if the variation's line ends with an empty hand.
 //! * **変化別詰** — after such a reply, a second attacker move that mates as soon as the shortest:
 //!   the variation has no single answer. (Only the variation's first attacker move is compared;
 //!   deeper inside a variation nothing is examined, and the report says so.)
@@ -39,6 +41,7 @@ use super::walk::probe_here;
 use crate::position::Move;
 use crate::position::movegen::{MoveList, check_gap, generate_evasions};
 use crate::search::bounded::{At, bounded_search};
+use crate::search::canonical::ranking::answered_by_spare_mate;
 use crate::search::dfpn::Searcher;
 use crate::search::game::futile::excused;
 use crate::search::loops::next_path;
@@ -120,6 +123,10 @@ fn and_node_variations(
             Some(mut v) => {
                 v.ply = ply + 1;
                 v.reply = r;
+                if v.longer {
+                    let tests = s.config().ranking_test_nodes;
+                    v.spared = answered_by_spare_mate(s, At { ply, path }, r, v.mate, tests);
+                }
                 out.found.push(v);
             }
             // `within_cap` leaves `aborted` set only for a limit beyond the cap.
@@ -163,6 +170,7 @@ fn variation(s: &mut Searcher, at: At, rest: u32) -> Option<Variation> {
         mate,
         exact,
         longer: !within,
+        spared: false,
         others,
         line: moves,
     })
