@@ -255,6 +255,10 @@ fn rank_and(s: &mut Searcher, at: At, line: &[Move], pass: &mut Pass) -> Vec<Mov
 /// the caps the pass gives it (`cap` the ranking's). Only a completed proof says yes. The check's
 /// variations use it to name a longer reply the ranking puts below the line (`pv/variations.rs`).
 pub fn answered_by_spare_mate(s: &mut Searcher, at: At, m: Move, len: u32, cap: u64) -> bool {
+    if cap == 0 {
+        // The ranking is off (`ranktest=0`): no test, no answer.
+        return false;
+    }
     if m.is_drop() {
         let mut pass = Pass {
             cap,
