@@ -322,3 +322,23 @@ fn the_settled_line_ranked_again_takes_back_a_longer_reply() {
     assert_eq!(line.len(), 25, "{line:?}");
     assert_eq!(line[3].to_usi(), "4i4h", "{line:?}");
 }
+
+/// The attacker takes the shortest ranked continuation (`canonical/ranking.rs`,
+/// `shortest_ranked_check`). Zukou #47: at ply 18 the king's 7g7h lasts longer than the recorded
+/// 7g8g in the canonical game, through 5h6g; but after 7g7h the bishop drop B*2c mates as soon in
+/// that game, and ranked it is the shorter: 7g7h no longer outlasts 7g8g and the line is the
+/// record's 27 plies (29 when the attacker's checks stayed the canonical line's).
+#[test]
+fn the_attacker_takes_the_shortest_ranked_check() {
+    let pos = zukou_position("zuko047");
+    let mut solver = Solver::new(64);
+    solver.set_futile(Futile::Skip);
+    solver.set_settle(true);
+    let r = solve_at(&mut solver, &pos, PvLevel::MinLength, None);
+    let MateOutcome::Mate(line) = &r.outcome else {
+        panic!("{:?}", r.outcome);
+    };
+    assert!(verify_mate_line(&pos, line), "{line:?}");
+    assert_eq!(line.len(), 27, "{line:?}");
+    assert_eq!(line[17].to_usi(), "7g8g", "{line:?}");
+}

@@ -26,6 +26,10 @@
 //! * If there is one, the line takes it, with its exact continuation, and the walk goes on into it
 //!   (its own defender nodes are ranked in turn); otherwise (every reply is answered by a spare mate:
 //!   the variation is 駒余り whatever the defender does) the line keeps its reply.
+//! * At each attacker node, once its check's continuation is ranked, every other check that mates
+//!   as soon in the canonical game is read and ranked too, and the line takes the one whose ranked
+//!   line is shortest (`shortest_ranked_check`): the attacker mates as soon as he can in the
+//!   composers' count.
 //!
 //! A ranked line ranked again (the check's `line::rerank`, after settling): its defender nodes may
 //! have taken a shorter reply than the canonical one, so the line's own lengths do not bound the
@@ -41,8 +45,8 @@
 //!
 //! What the pass does not claim. Only "yes" answers change the line; a test that runs out of its
 //! own cap counts the reply as one without spare mate, as does a reply the pass never tests (an
-//! attacker node's other checks keep their canonical order, though the ranking may shorten their
-//! values). A test that the pass's budget or a user's limit stops answers nothing: the walk ends
+//! attacker node's other checks are read only where they mate within the line's canonical length
+//! there, `shortest_ranked_check`). A test that the pass's budget or a user's limit stops answers nothing: the walk ends
 //! there. So a ranked line is a real mate (it is verified like every line) whose length is the
 //! composers' as far as the tests saw; it is not called exact. Each change replaces the rest of the
 //! line with a complete mating line, so a pass that a limit ends halfway still leaves a mate. The
@@ -56,8 +60,8 @@
 use super::composers::{Tests, composers_test};
 use super::spare::after_reply_within;
 use crate::position::Move;
-use crate::position::movegen::{MoveList, check_gap, generate_evasions};
-use crate::search::bounded::At;
+use crate::position::movegen::{MoveList, check_gap, generate_checks, generate_evasions};
+use crate::search::bounded::{At, bounded_search};
 use crate::search::dfpn::{Searcher, Verdict};
 use crate::search::frontier::is_interposition;
 use crate::search::game::futile::futile_proof;
@@ -139,12 +143,70 @@ fn rank_or(s: &mut Searcher, at: At, mut line: Vec<Move>, pass: &mut Pass) -> Ve
     let Some(&check) = line.first() else {
         return line;
     };
+    let k0 = line.len() as u32;
     let rest = s.off_path_child(check, at.ply, at.path, |s, ply, path| {
         rank_and(s, At { ply, path }, &line[1..], pass)
     });
     if let Some(rest) = rest {
         line.truncate(1);
         line.extend(rest);
+    }
+    shortest_ranked_check(s, at, line, k0, pass)
+}
+
+/// The attacker takes the shortest ranked continuation: from the OR node `at`, whose canonical line
+/// had `k0` plies and is now `line` (its check's continuation ranked), every other check that mates
+/// within `k0` in the canonical game ("mate within k0 − 1?" from its child, within the pass's cap)
+/// has its exact line read and ranked; the line takes the first whose ranked line is shorter than the
+/// best so far. Where the ranking shortened the line's own continuation (a defence answered by a
+/// spare mate), another check as short in the canonical game may lead to a shorter ranked line
+/// still (Zukou #47: after 7g7h the attacker's B*2c, itself a mate as short as the line's 5h6g).
+fn shortest_ranked_check(
+    s: &mut Searcher,
+    at: At,
+    mut line: Vec<Move>,
+    k0: u32,
+    pass: &mut Pass,
+) -> Vec<Move> {
+    let Some(&check) = line.first() else {
+        return line;
+    };
+    let mut checks = MoveList::new();
+    generate_checks(&s.pos, &mut checks);
+    for &m in checks.iter().filter(|&&m| m != check) {
+        if s.budget.aborted || line.len() <= 1 || k0 < 2 {
+            break;
+        }
+        let cap = pass.cap;
+        let alt = s
+            .within_cap(cap, |s| {
+                s.off_path_child(m, at.ply, at.path, |s, ply, path| {
+                    let child = At { ply, path };
+                    if !bounded_search(s, child, k0 - 1).0 {
+                        return None;
+                    }
+                    exact_line(s, child, k0 - 1, cap)
+                })
+                .flatten()
+            })
+            .and_then(|l| {
+                s.off_path_child(m, at.ply, at.path, |s, ply, path| {
+                    rank_and(s, At { ply, path }, &l, pass)
+                })
+            });
+        if let Some(alt) = alt
+            && !alt.is_empty()
+            && alt.len() + 1 < line.len()
+        {
+            log::debug!(
+                "ranking: ply {}: {check:?} ({} plies) gives way to the check {m:?} ({} plies)",
+                at.ply,
+                line.len(),
+                alt.len() + 1
+            );
+            line = vec![m];
+            line.extend(alt);
+        }
     }
     line
 }
