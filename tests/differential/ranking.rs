@@ -10,9 +10,8 @@
 //!   do not) and are not spare; if all are spare, the longest canonical one;
 //! * the attacker takes the shortest ranked continuation.
 //!
-//! The solver applies the ranking to the printed line only (the attacker's other checks are read only
-//! where they mate as soon in the canonical game, replies are tried longest first by their canonical
-//! bounds), so its length lies between the
+//! The solver applies the ranking to the printed line only (the attacker's checks stay the canonical
+//! line's, replies are tried longest first by their canonical bounds), so its length lies between the
 //! exhaustive ranked value and the canonical minimax: checking both bounds catches a spare test that
 //! says yes where there is no spare mate (the line would drop below the ranked value), a ranked line
 //! longer than the canonical one, and a pass that skips a longer clean reply it had tried. The sweep

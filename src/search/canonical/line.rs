@@ -101,7 +101,7 @@ fn rerank(s: &mut Searcher, line: Line) -> Line {
     // Each node bounded by the root's proven length (`ranking.rs`, *A ranked line ranked again*);
     // without one, by the line's own lengths.
     let bound = line.bound.unwrap_or(0).max(line.moves.len() as u32);
-    let ranked = rank_within(s, line.moves.clone(), bound, cap, None);
+    let ranked = rank_within(s, line.moves.clone(), bound, cap, None, true);
     take_ranked(s, line, ranked)
 }
 

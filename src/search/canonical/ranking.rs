@@ -26,10 +26,12 @@
 //! * If there is one, the line takes it, with its exact continuation, and the walk goes on into it
 //!   (its own defender nodes are ranked in turn); otherwise (every reply is answered by a spare mate:
 //!   the variation is 駒余り whatever the defender does) the line keeps its reply.
-//! * At each attacker node, once its check's continuation is ranked, every other check that mates
-//!   as soon in the canonical game is read and ranked too, and the line takes the one whose ranked
-//!   line is shortest (`shortest_ranked_check`): the attacker mates as soon as he can in the
-//!   composers' count.
+//! * In the check's pass without a budget (`line::rerank`), at each attacker node, once its check's
+//!   continuation is ranked, every other check that mates as soon in the canonical game is read and
+//!   ranked too, and the line takes the one whose ranked line is shortest (`shortest_ranked_check`):
+//!   the attacker mates as soon as he can in the composers' count. Not in the budgeted pass
+//!   (`solve --futile skip`): there the reads cost the budget the defender's nodes further down
+//!   need (Zukou #71: 49 plies instead of 41).
 //!
 //! A ranked line ranked again (the check's `line::rerank`, after settling): its defender nodes may
 //! have taken a shorter reply than the canonical one, so the line's own lengths do not bound the
@@ -76,6 +78,9 @@ struct Pass {
     /// A proven bound of the root's canonical minimax length: a node `p` plies deep on the line is
     /// proven within `bound - p` (module comment, *A ranked line ranked again*).
     bound: u32,
+    /// The attacker's other checks are read and ranked too (`shortest_ranked_check`): only in the
+    /// check's pass without a node budget, where the time is the user's.
+    attacker: bool,
     tests: Tests,
 }
 
@@ -86,18 +91,20 @@ pub fn rank(s: &mut Searcher, line: Vec<Move>) -> (Vec<Move>, bool) {
     let cap = s.config().ranking_test_nodes;
     let budget = s.phase_budget();
     let bound = line.len() as u32;
-    rank_within(s, line, bound, cap, budget)
+    rank_within(s, line, bound, cap, budget, false)
 }
 
 /// `rank` with each spare test capped at `cap` nodes, the pass ending at the node count `budget`
 /// (`None`: only the user's limits), and `bound` a proven bound of the root's canonical length, no
-/// less than the line's (`Pass::bound`; the line's own length bounds the nodes as `rank` does).
+/// less than the line's (`Pass::bound`; the line's own length bounds the nodes as `rank` does);
+/// `attacker`: the attacker's other checks ranked too (`Pass::attacker`).
 pub fn rank_within(
     s: &mut Searcher,
     line: Vec<Move>,
     bound: u32,
     cap: u64,
     budget: Option<u64>,
+    attacker: bool,
 ) -> (Vec<Move>, bool) {
     if cap == 0 || line.len() < 3 || s.user_limit_reached() {
         return (line, false);
@@ -114,6 +121,7 @@ pub fn rank_within(
     let mut pass = Pass {
         cap,
         bound,
+        attacker,
         tests: Tests::default(),
     };
     let ranked = rank_or(s, root, line.clone(), &mut pass);
@@ -143,7 +151,9 @@ fn rank_or(s: &mut Searcher, at: At, mut line: Vec<Move>, pass: &mut Pass) -> Ve
     let Some(&check) = line.first() else {
         return line;
     };
-    let k0 = line.len() as u32;
+    // The node's canonical bound, as at a defender's node (`rank_and`): on a line ranked already, a
+    // check as short as the canonical line's may be longer than the ranked line.
+    let k0 = pass.bound.saturating_sub(at.ply).max(line.len() as u32);
     let rest = s.off_path_child(check, at.ply, at.path, |s, ply, path| {
         rank_and(s, At { ply, path }, &line[1..], pass)
     });
@@ -151,12 +161,15 @@ fn rank_or(s: &mut Searcher, at: At, mut line: Vec<Move>, pass: &mut Pass) -> Ve
         line.truncate(1);
         line.extend(rest);
     }
-    shortest_ranked_check(s, at, line, k0, pass)
+    if pass.attacker {
+        line = shortest_ranked_check(s, at, line, k0, pass);
+    }
+    line
 }
 
-/// The attacker takes the shortest ranked continuation: from the OR node `at`, whose canonical line
-/// had `k0` plies and is now `line` (its check's continuation ranked), every other check that mates
-/// within `k0` in the canonical game ("mate within k0 − 1?" from its child, within the pass's cap)
+/// The attacker takes the shortest ranked continuation: from the OR node `at`, proven within `k0`
+/// plies in the canonical game, whose line is now `line` (its check's continuation ranked), every
+/// other check that mates within `k0` in the canonical game ("mate within k0 − 1?" from its child, within the pass's cap)
 /// has its exact line read and ranked; the line takes the first whose ranked line is shorter than the
 /// best so far. Where the ranking shortened the line's own continuation (a defence answered by a
 /// spare mate), another check as short in the canonical game may lead to a shorter ranked line
@@ -325,6 +338,7 @@ pub fn answered_by_spare_mate(s: &mut Searcher, at: At, m: Move, len: u32, cap: 
         let mut pass = Pass {
             cap,
             bound: 0,
+            attacker: false,
             tests: Tests::default(),
         };
         drop_spared(s, at, m, &mut pass)
