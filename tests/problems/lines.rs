@@ -310,17 +310,24 @@ fn the_canonical_game_reads_the_strict_game_s_proofs() {
 /// from the proven bound, 4i4h is read and no spare test answers yes: the recorded 25 plies.
 #[test]
 fn the_settled_line_ranked_again_takes_back_a_longer_reply() {
-    let pos = zukou_position("zuko056");
+    let line = settled_composer_line("zuko056");
+    assert_eq!(line.len(), 25, "{line:?}");
+    assert_eq!(line[3].to_usi(), "4i4h", "{line:?}");
+}
+
+/// Zukou `id` solved as the composers' check solves it (`--futile skip`, the line settled and ranked
+/// again) on a fresh 64 MiB table: its line, verified as a mate.
+fn settled_composer_line(id: &str) -> Vec<kanju::position::Move> {
+    let pos = zukou_position(id);
     let mut solver = Solver::new(64);
     solver.set_futile(Futile::Skip);
     solver.set_settle(true);
     let r = solve_at(&mut solver, &pos, PvLevel::MinLength, None);
-    let MateOutcome::Mate(line) = &r.outcome else {
-        panic!("{:?}", r.outcome);
+    let MateOutcome::Mate(line) = r.outcome else {
+        panic!("{id}: {:?}", r.outcome);
     };
-    assert!(verify_mate_line(&pos, line), "{line:?}");
-    assert_eq!(line.len(), 25, "{line:?}");
-    assert_eq!(line[3].to_usi(), "4i4h", "{line:?}");
+    assert!(verify_mate_line(&pos, &line), "{id}: {line:?}");
+    line
 }
 
 /// The attacker takes the shortest ranked continuation (`canonical/ranking.rs`,
@@ -330,15 +337,7 @@ fn the_settled_line_ranked_again_takes_back_a_longer_reply() {
 /// record's 27 plies (29 when the attacker's checks stayed the canonical line's).
 #[test]
 fn the_attacker_takes_the_shortest_ranked_check() {
-    let pos = zukou_position("zuko047");
-    let mut solver = Solver::new(64);
-    solver.set_futile(Futile::Skip);
-    solver.set_settle(true);
-    let r = solve_at(&mut solver, &pos, PvLevel::MinLength, None);
-    let MateOutcome::Mate(line) = &r.outcome else {
-        panic!("{:?}", r.outcome);
-    };
-    assert!(verify_mate_line(&pos, line), "{line:?}");
+    let line = settled_composer_line("zuko047");
     assert_eq!(line.len(), 27, "{line:?}");
     assert_eq!(line[17].to_usi(), "7g8g", "{line:?}");
 }
