@@ -488,11 +488,7 @@ pub fn flaw_text(f: &Flaw) -> String {
                 (true, true) => ", and can mate with pieces to spare".to_string(),
                 (true, false) => String::new(),
             };
-            let what = if spare.is_empty() {
-                "変長"
-            } else {
-                "変長駒余り"
-            };
+            let what = flaw_name(f);
             format!(
                 "{what}: at ply {ply} the reply {} lasts longer than the line's {rest} plies: the attacker {mate}{spare}",
                 reply.to_usi()

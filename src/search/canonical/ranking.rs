@@ -84,6 +84,14 @@ struct Pass {
     tests: Tests,
 }
 
+impl Pass {
+    /// The bound of the node `at` whose line has `len` plies: the root's bound less the depth, or
+    /// the line's own length where that is more (`Pass::bound`).
+    fn left(&self, at: At, len: u32) -> u32 {
+        self.bound.saturating_sub(at.ply).max(len)
+    }
+}
+
 /// The canonical line `line` (from the current position, the root, in the canonical game) ranked as
 /// the composers rank defences (module comment), and whether the ranking changed it. Leaves the
 /// position and the path set as it found them.
@@ -153,7 +161,7 @@ fn rank_or(s: &mut Searcher, at: At, mut line: Vec<Move>, pass: &mut Pass) -> Ve
     };
     // The node's canonical bound, as at a defender's node (`rank_and`): on a line ranked already, a
     // check as short as the canonical line's may be longer than the ranked line.
-    let k0 = pass.bound.saturating_sub(at.ply).max(line.len() as u32);
+    let k0 = pass.left(at, line.len() as u32);
     let rest = s.off_path_child(check, at.ply, at.path, |s, ply, path| {
         rank_and(s, At { ply, path }, &line[1..], pass)
     });
@@ -237,7 +245,7 @@ fn rank_and(s: &mut Searcher, at: At, line: &[Move], pass: &mut Pass) -> Vec<Mov
     let k = line.len() as u32;
     // The node's own bound: its line's length on a minimax line, more where the line was ranked
     // already and took a shorter reply above or here.
-    let left = pass.bound.saturating_sub(at.ply).max(k);
+    let left = pass.left(at, k);
     let mut moves = MoveList::new();
     generate_evasions(&s.pos, &mut moves);
     let gap = check_gap(&s.pos);
