@@ -10,8 +10,8 @@
 //! * `alternatives`: the alternative mating moves along a line (余詰) against the brute force.
 //! * `canonical`: the canonical game (futile interpositions skipped) against the brute force playing
 //!   the same rule.
-//! * `ranking`: the composers' ranking of the printed canonical line against an exhaustive value
-//!   search written from its statement.
+//! * `ranking`: the composers' ranking of the printed canonical line (`solve`'s budgeted pass and
+//!   the check's settled one) against an exhaustive value search written from its statement.
 //! * `reuse`: one solver, one table, two positions on the same board, in both orders: the second
 //!   answer must not change because of what the first left in the table (issue 11, items 2 and 7).
 //!
