@@ -8,7 +8,13 @@
 //!   is proven for the others the next time they probe it.
 //! * **Spreading.** Searchers that started alike would follow each other down the same line. Each
 //!   marks the nodes it is inside, and at an AND node counts a reply another searcher is inside as
-//!   dearer (`marks.rs`), so the replies a proof needs are proven side by side.
+//!   dearer (`marks.rs`), so the replies a proof needs are proven side by side. In the root proof,
+//!   helper `i` also searches the root in rounds whose thresholds grow by `helper_growth(i)` times
+//!   the root's numbers (`Searcher::prove_in_rounds`, KomoringHeights' factors 1.7 + 0.3·i): it
+//!   comes back to the root whenever the root's numbers pass them and chooses its path again,
+//!   where the main searcher (thresholds at the ceiling, as with one thread) stays below the root.
+//!   That cut the long runs a second thread sometimes made (docs/benchmarks.md, *Helpers that come
+//!   back to the root*).
 //! * **Ending.** The first searcher to decide the node (proven, or disproven on every path) sets
 //!   `Shared::proof_done`; the others see it at their next clock check (within 64 nodes) and return.
 //!   The answer is that searcher's: proofs and general disproofs are facts of the position whoever
@@ -40,14 +46,21 @@ struct Helped<R> {
     depth_cuts: bool,
 }
 
+/// What helper `i` (1, 2, …) grows its root thresholds by in the root proof
+/// (`Searcher::prove_in_rounds`).
+fn helper_growth(i: usize) -> f64 {
+    1.7 + 0.3 * i as f64
+}
+
 /// Runs `work` on `main` alone for `SOLO_NODES`, then, if that was not enough, on `main` and on
 /// `Shared::threads` − 1 helpers, each a new searcher in `main`'s state (position, path, game, depth
-/// limit), until the main searcher returns or some searcher's answer is `decided`. Returns the main
+/// limit), until the main searcher returns or some searcher's answer is `decided`. `work` is given
+/// the searcher's number (0 for the main searcher, 1, 2, … for the helpers). Returns the main
 /// searcher's answer if decided, else a helper's decided one, else the main searcher's; the helpers'
 /// counters go to `main.helpers`.
 fn with_helpers<R: Send>(
     main: &mut Searcher,
-    work: impl Fn(&mut Searcher) -> R + Sync,
+    work: impl Fn(&mut Searcher, usize) -> R + Sync,
     decided: impl Fn(&R) -> bool + Sync,
 ) -> R {
     #[cfg(not(test))]
@@ -55,7 +68,7 @@ fn with_helpers<R: Send>(
     #[cfg(test)]
     let solo_nodes = main.config().solo_nodes;
     let begun = main.stats.nodes;
-    let solo = main.within_cap(solo_nodes, &work);
+    let solo = main.within_cap(solo_nodes, |s| work(s, 0));
     if main.stats.nodes - begun < solo_nodes || main.limit_reached() {
         // Answered within the solo nodes (decided or not), or stopped by a limit of its own.
         return solo;
@@ -70,7 +83,7 @@ fn with_helpers<R: Send>(
     let (work, decided) = (&work, &decided);
     let (own, helped) = std::thread::scope(|scope| {
         let handles: Vec<_> = (1..shared.threads)
-            .filter_map(|_| {
+            .filter_map(|i| {
                 let (pos, path) = (pos.clone(), path.clone());
                 std::thread::Builder::new()
                     .name("kanju-helper".into())
@@ -79,7 +92,7 @@ fn with_helpers<R: Send>(
                         let mut quiet = |_: &SearchInfo| {};
                         let mut s = Searcher::new(shared, &mut quiet);
                         (s.pos, s.path, s.game, s.depth.max_ply) = (pos, path, game, max_ply);
-                        let answer = work(&mut s);
+                        let answer = work(&mut s, i);
                         if decided(&answer) {
                             shared.proof_done.store(true, Ordering::Relaxed);
                         }
@@ -94,7 +107,7 @@ fn with_helpers<R: Send>(
                     .ok()
             })
             .collect::<Vec<_>>();
-        let own = work(main);
+        let own = work(main, 0);
         shared.proof_done.store(true, Ordering::Relaxed);
         let helped: Vec<Helped<R>> = handles.into_iter().filter_map(|h| h.join().ok()).collect();
         (own, helped)
@@ -123,7 +136,13 @@ fn with_helpers<R: Send>(
 pub fn prove(main: &mut Searcher) -> RootResult {
     with_helpers(
         main,
-        |s: &mut Searcher| s.prove(),
+        |s: &mut Searcher, i| {
+            if i == 0 {
+                s.prove()
+            } else {
+                s.prove_in_rounds(helper_growth(i))
+            }
+        },
         |r| matches!(r, RootResult::Proven | RootResult::Disproven),
     )
 }
@@ -131,13 +150,13 @@ pub fn prove(main: &mut Searcher) -> RootResult {
 /// `Searcher::mid` of the main searcher's current node (at `ply`, reached along `path`), in the
 /// current game, with thresholds at their ceiling: on every searcher when there are several.
 pub fn search(main: &mut Searcher, ply: u32, path: u64) -> NodeResult {
-    let work = move |s: &mut Searcher| s.mid(PN_MAX, PN_MAX, ply, path, Seen::Before);
+    let work = move |s: &mut Searcher, _| s.mid(PN_MAX, PN_MAX, ply, path, Seen::Before);
     if main.shared.threads > 1 {
         with_helpers(main, work, |r| {
             r.pn == 0 || (r.dn == 0 && r.dep.is_general())
         })
     } else {
-        work(main)
+        work(main, 0)
     }
 }
 

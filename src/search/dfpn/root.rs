@@ -4,7 +4,7 @@
 use super::Searcher;
 use crate::search::loops::{Dependence, HARD_MAX_PLY};
 use crate::search::node::Seen;
-use crate::search::numbers::PN_MAX;
+use crate::search::numbers::{PN_MAX, PnDn};
 use crate::search::path::Path;
 
 /// How a search ended at the root.
@@ -67,11 +67,89 @@ impl Searcher<'_> {
         }
     }
 
+    /// `prove` for a helper of a parallel proof (`parallel.rs`, *Spreading*): the root is searched in
+    /// rounds, each with thresholds `growth` times the root's numbers after the last round (plus
+    /// one), starting from one unit, so that the helper returns to the root whenever the root's pn
+    /// or dn passes its threshold and chooses its path again from there, instead of staying below
+    /// the root for as long as the main searcher (whose root thresholds are the ceiling) does. Once
+    /// both thresholds reach the ceiling, or the root is disproven (the depth limit's business), it
+    /// goes on as `prove`.
+    ///
+    /// Sound as `prove` is: thresholds only decide when `mid` returns, never what it stores or
+    /// returns (every number is computed from the children's as in any call), and only a root
+    /// proven or disproven by the same rules ends the rounds with an answer.
+    pub fn prove_in_rounds(&mut self, growth: f64) -> RootResult {
+        let (mut thpn, mut thdn): (PnDn, PnDn) = (1, 1);
+        loop {
+            let r = self.mid(thpn, thdn, 0, self.path.root, Seen::New);
+            if r.pn == 0 {
+                return RootResult::Proven;
+            }
+            if self.budget.aborted {
+                return RootResult::Aborted;
+            }
+            if r.dn == 0 {
+                return self.prove();
+            }
+            let grown = |n: PnDn| (f64::from(n) * growth + 1.0).min(f64::from(PN_MAX)) as PnDn;
+            (thpn, thdn) = (thpn.max(grown(r.pn)), thdn.max(grown(r.dn)));
+            if thpn >= PN_MAX && thdn >= PN_MAX {
+                return self.prove();
+            }
+        }
+    }
+
     /// Drops the results that rest on the depth limit, when there are any (after the limit rose).
     pub fn lift_depth_cuts(&mut self) {
         if self.depth.cuts {
             self.tt().purge_depth_cuts();
             self.depth.cuts = false;
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::RootResult;
+    use crate::search::dfpn::tests::fresh_search;
+
+    /// The first `n` problems of a file in `tests/data` (SFEN column).
+    fn sfens(file: &str, n: usize) -> Vec<String> {
+        let path = format!("{}/tests/data/{file}", env!("CARGO_MANIFEST_DIR"));
+        std::fs::read_to_string(&path)
+            .unwrap_or_else(|e| panic!("{path}: {e}"))
+            .lines()
+            .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+            .map(|l| l.split('\t').nth(1).expect("an SFEN column").to_string())
+            .take(n)
+            .collect()
+    }
+
+    /// A helper's rounds (`prove_in_rounds`) reach the answer `prove` reaches, mates and no-mates
+    /// alike, whatever the growth: the thresholds decide only when the root is left.
+    #[test]
+    fn rounds_of_growing_thresholds_prove_what_prove_proves() {
+        let mut rows = sfens("yaneuraou-mate7.tsv", 30);
+        // A no-mate by perpetual check (the disproof rests on the path), and one derived from
+        // Zukou #69 (a general disproof over wide drop chains, 0.1 s).
+        rows.push("6R+P1/8k/7sp/9/9/9/9/9/9 b r2b4g3s4n4l16p 1".to_string());
+        rows.push("9/9/9/9/5l3/p2+rb4/1pG3+R2/S3S4/1+bk6 b 2GSgs4n3l16p 1".to_string());
+        let (mut mates, mut nomates) = (0, 0);
+        for sfen in &rows {
+            let whole = fresh_search(sfen, "default", |s| s.run());
+            mates += usize::from(whole == RootResult::Proven);
+            nomates += usize::from(whole == RootResult::Disproven);
+            for growth in [1.1, 2.0, 4.0] {
+                let rounds = fresh_search(sfen, "default", |s| {
+                    s.enter_root();
+                    s.prove_in_rounds(growth)
+                });
+                assert_eq!(rounds, whole, "{sfen}, growth {growth}");
+            }
+        }
+        assert!(
+            mates >= 25 && nomates >= 2,
+            "{mates} mates, {nomates} no-mates"
+        );
     }
 }
