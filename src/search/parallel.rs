@@ -163,22 +163,9 @@ pub fn search(main: &mut Searcher, ply: u32, path: u64) -> NodeResult {
 #[cfg(test)]
 mod tests {
     use crate::position::Position;
+    use crate::search::dfpn::tests::data_rows;
     use crate::search::{MateOutcome, SearchConfig, SearchLimits, Solver, verify_mate_line};
     use std::sync::atomic::AtomicBool;
-
-    /// The rows of a problem file in `tests/data`: SFEN and expected column.
-    fn rows(file: &str) -> Vec<(String, String)> {
-        let path = format!("{}/tests/data/{file}", env!("CARGO_MANIFEST_DIR"));
-        std::fs::read_to_string(&path)
-            .unwrap_or_else(|e| panic!("{path}: {e}"))
-            .lines()
-            .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
-            .map(|l| {
-                let c: Vec<&str> = l.split('\t').collect();
-                (c[1].to_string(), c[2].to_string())
-            })
-            .collect()
-    }
 
     /// Many short problems on four threads (on any machine: oversubscribed on two cores) with a
     /// table of 1 MiB, so that garbage collection runs while the helpers search, and helpers joining
@@ -205,7 +192,7 @@ mod tests {
                 "yaneuraou-mate7.tsv",
                 "edge-cases.tsv",
             ] {
-                for (sfen, expected) in rows(file) {
+                for (sfen, expected) in data_rows(file) {
                     let Ok(root) = Position::from_sfen(&sfen) else {
                         continue;
                     };

@@ -31,7 +31,7 @@
 //!   ranked too, and the line takes the one whose ranked line is shortest (`shortest_ranked_check`):
 //!   the attacker mates as soon as he can in the composers' count. Not in the budgeted pass
 //!   (`solve --futile skip`): there the reads cost the budget the defender's nodes further down
-//!   need (Zukou #71: 49 plies instead of 41).
+//!   need (docs/experiments.md, *the attacker's shortest ranked check in both passes*).
 //!
 //! A ranked line ranked again (the check's `line::rerank`, after settling): its defender nodes may
 //! have taken a shorter reply than the canonical one, so the line's own lengths do not bound the
@@ -48,10 +48,11 @@
 //! What the pass does not claim. Only "yes" answers change the line; a test that runs out of its
 //! own cap counts the reply as one without spare mate, as does a reply the pass never tests (an
 //! attacker node's other checks are read only where they mate within the line's canonical length
-//! there, `shortest_ranked_check`). A test that the pass's budget or a user's limit stops answers nothing: the walk ends
-//! there. So a ranked line is a real mate (it is verified like every line) whose length is the
-//! composers' as far as the tests saw; it is not called exact. Each change replaces the rest of the
-//! line with a complete mating line, so a pass that a limit ends halfway still leaves a mate. The
+//! there, `shortest_ranked_check`). A test that the pass's budget or a user's limit stops answers
+//! nothing: the walk ends there. So a ranked line is a real mate (it is verified like every line)
+//! whose length is the composers' as far as the tests saw; it is not called exact. Each change
+//! replaces the rest of the line with a complete mating line, so a pass that a limit ends halfway
+//! still leaves a mate. The
 //! pass has the node budget of a phase after the proof (`SearchConfig::phase_budget`). A test's cap
 //! (`RANKING_TEST_NODES`, 30 000 nodes by default) is larger than spare tests at every node of the
 //! canonical search could afford: here only the line's replies are tested. The cap, the budget, the
@@ -177,9 +178,9 @@ fn rank_or(s: &mut Searcher, at: At, mut line: Vec<Move>, pass: &mut Pass) -> Ve
 
 /// The attacker takes the shortest ranked continuation: from the OR node `at`, proven within `k0`
 /// plies in the canonical game, whose line is now `line` (its check's continuation ranked), every
-/// other check that mates within `k0` in the canonical game ("mate within k0 − 1?" from its child, within the pass's cap)
-/// has its exact line read and ranked; the line takes the first whose ranked line is shorter than the
-/// best so far. Where the ranking shortened the line's own continuation (a defence answered by a
+/// other check that mates within `k0` in the canonical game ("mate within k0 − 1?" from its child,
+/// within the pass's cap) has its exact line read and ranked; the line takes the first whose ranked
+/// line is shorter than the best so far. Where the ranking shortened the line's own continuation (a defence answered by a
 /// spare mate), another check as short in the canonical game may lead to a shorter ranked line
 /// still (Zukou #47: after 7g7h the attacker's B*2c, itself a mate as short as the line's 5h6g).
 fn shortest_ranked_check(

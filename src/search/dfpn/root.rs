@@ -111,25 +111,17 @@ impl Searcher<'_> {
 #[cfg(test)]
 mod tests {
     use super::RootResult;
-    use crate::search::dfpn::tests::fresh_search;
-
-    /// The first `n` problems of a file in `tests/data` (SFEN column).
-    fn sfens(file: &str, n: usize) -> Vec<String> {
-        let path = format!("{}/tests/data/{file}", env!("CARGO_MANIFEST_DIR"));
-        std::fs::read_to_string(&path)
-            .unwrap_or_else(|e| panic!("{path}: {e}"))
-            .lines()
-            .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
-            .map(|l| l.split('\t').nth(1).expect("an SFEN column").to_string())
-            .take(n)
-            .collect()
-    }
+    use crate::search::dfpn::tests::{data_rows, fresh_search};
 
     /// A helper's rounds (`prove_in_rounds`) reach the answer `prove` reaches, mates and no-mates
     /// alike, whatever the growth: the thresholds decide only when the root is left.
     #[test]
     fn rounds_of_growing_thresholds_prove_what_prove_proves() {
-        let mut rows = sfens("yaneuraou-mate7.tsv", 30);
+        let mut rows: Vec<String> = data_rows("yaneuraou-mate7.tsv")
+            .into_iter()
+            .map(|(sfen, _)| sfen)
+            .take(30)
+            .collect();
         // A no-mate by perpetual check (the disproof rests on the path), and one derived from
         // Zukou #69 (a general disproof over wide drop chains, 0.1 s).
         rows.push("6R+P1/8k/7sp/9/9/9/9/9/9 b r2b4g3s4n4l16p 1".to_string());

@@ -30,6 +30,20 @@ pub struct AndNode {
     pub mate1_probes: u64,
 }
 
+/// The rows of a problem file in `tests/data`: its SFEN and expected columns.
+pub fn data_rows(file: &str) -> Vec<(String, String)> {
+    let path = format!("{}/tests/data/{file}", env!("CARGO_MANIFEST_DIR"));
+    std::fs::read_to_string(&path)
+        .unwrap_or_else(|e| panic!("{path}: {e}"))
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .map(|l| {
+            let c: Vec<&str> = l.split('\t').collect();
+            (c[1].to_string(), c[2].to_string())
+        })
+        .collect()
+}
+
 /// Runs `f` on a fresh search (16 MiB table, no limits) of the tsume problem `sfen` with the
 /// switches `spec`.
 pub fn fresh_search<R>(sfen: &str, spec: &str, f: impl FnOnce(&mut Searcher) -> R) -> R {
