@@ -180,9 +180,10 @@ fn rank_or(s: &mut Searcher, at: At, mut line: Vec<Move>, pass: &mut Pass) -> Ve
 /// plies in the canonical game, whose line is now `line` (its check's continuation ranked), every
 /// other check that mates within `k0` in the canonical game ("mate within k0 − 1?" from its child,
 /// within the pass's cap) has its exact line read and ranked; the line takes the first whose ranked
-/// line is shorter than the best so far. Where the ranking shortened the line's own continuation (a defence answered by a
-/// spare mate), another check as short in the canonical game may lead to a shorter ranked line
-/// still (Zukou #47: after 7g7h the attacker's B*2c, itself a mate as short as the line's 5h6g).
+/// line is shorter than the best so far. Where the ranking shortened the line's own continuation
+/// (a defence answered by a spare mate), another check as short in the canonical game may lead to
+/// a shorter ranked line still (Zukou #47: after 7g7h the attacker's B*2c, itself a mate as short
+/// as the line's 5h6g).
 fn shortest_ranked_check(
     s: &mut Searcher,
     at: At,
