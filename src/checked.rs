@@ -319,6 +319,11 @@ impl CheckedSolver {
         self.set_check_variations(true);
     }
 
+    /// The composers' check reads its ranking further (`Solver::set_thorough`).
+    pub fn set_thorough(&mut self, on: bool) {
+        self.solver.set_thorough(on);
+    }
+
     /// The line the next solves answer and check instead of their own when it mates (the
     /// composer's line, `Solver::set_given_line`); `None`: their own.
     pub fn set_given_line(&mut self, line: Option<Vec<crate::position::Move>>) {

@@ -179,6 +179,11 @@ enum Command {
         /// a branch of its first move (blank line between records).
         #[arg(long, conflicts_with = "json")]
         kif: bool,
+        /// Read the composers' ranking further: after the line is settled, rank it again with
+        /// spare-mate tests (駒余り) eight times larger, round after round, while a test is left
+        /// undecided and a quarter of the time limit remains. Worth it with minutes per problem.
+        #[arg(long)]
+        thorough: bool,
     },
     /// Count the leaves of the legal move tree (move generator check and benchmark).
     Perft {
@@ -336,6 +341,7 @@ fn run_command(command: Command) -> ExitCode {
             line,
             json,
             kif,
+            thorough,
         } => {
             let jobs = usize::from(jobs);
             if let Err(e) = check_tables_fit(jobs, hash_mb) {
@@ -352,6 +358,7 @@ fn run_command(command: Command) -> ExitCode {
                 line,
                 json,
                 kif,
+                thorough,
             };
             let stdout = std::io::stdout();
             match run_check(

@@ -80,6 +80,7 @@ fn a_check_report_reads_back_with_its_variations_as_forks() {
         line: None,
         json: false,
         kif: true,
+        thorough: false,
     };
     let r = check_problem(&mut solver, zukou5, &opts, &AtomicBool::new(false));
     assert_eq!(r.line.len(), 21);

@@ -55,6 +55,8 @@ pub struct CheckOptions {
     pub json: bool,
     /// A KIF per problem (the report as comments, the variations as branches) instead of text.
     pub kif: bool,
+    /// The settled line's ranking read further with wider spare tests (`Solver::set_thorough`).
+    pub thorough: bool,
 }
 /// One problem of the input.
 struct Input {
@@ -119,6 +121,7 @@ pub fn check_problem(
         line,
     } = split_problem(text, opts);
     solver.set_composer_check(true);
+    solver.set_thorough(opts.thorough);
     solver.set_threads(opts.threads);
     let limits = limits_from_ms(opts.time_ms, opts.nodes);
     let root = match read_problem(&sfen) {
@@ -232,6 +235,7 @@ mod tests {
             line: None,
             json: false,
             kif: false,
+            thorough: false,
         }
     }
 

@@ -106,6 +106,19 @@ impl<'a> Shared<'a> {
             || self.limits.time.is_some_and(|t| self.start.elapsed() >= t)
     }
 
+    /// Whether one `part`-th of each of the user's limits (time and nodes, `nodes` searched so far)
+    /// is left: work that only refines an answer already found begins only then, so that what
+    /// follows it keeps some of the time.
+    pub fn limits_left(&self, nodes: u64, part: u32) -> bool {
+        self.limits
+            .nodes
+            .is_none_or(|n| n - n.min(nodes) >= n / u64::from(part))
+            && self
+                .limits
+                .time
+                .is_none_or(|t| t.saturating_sub(self.start.elapsed()) >= t / part)
+    }
+
     /// Whether `stop` or the time limit say the search must end, or another searcher decided the
     /// root of the parallel proof (the cheap check made between the full polls, `dfpn/limits.rs`).
     #[inline]
@@ -113,5 +126,42 @@ impl<'a> Shared<'a> {
         self.stop.load(Ordering::Relaxed)
             || self.proof_done.load(Ordering::Relaxed)
             || self.limits.time.is_some_and(|t| self.start.elapsed() >= t)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::time::Duration;
+
+    /// `limits_left`: a part of every limit the user set must be left; no limit, always.
+    #[test]
+    fn a_part_of_each_limit_left() {
+        let (table, config, stop) = (
+            Table::new(1),
+            SearchConfig::default(),
+            AtomicBool::new(false),
+        );
+        let root = Position::from_sfen("8k/9/9/9/9/9/9/9/9 b G 1").unwrap();
+        let problem = || Problem::new(root.clone(), Color::Black);
+        let none = SearchLimits::default();
+        let shared = Shared::new(&table, &config, &none, &stop, problem());
+        assert!(shared.limits_left(u64::MAX, 4));
+        let nodes = SearchLimits {
+            nodes: Some(1_000),
+            ..SearchLimits::default()
+        };
+        let shared = Shared::new(&table, &config, &nodes, &stop, problem());
+        assert!(shared.limits_left(750, 4));
+        assert!(!shared.limits_left(751, 4));
+        assert!(!shared.limits_left(5_000, 4));
+        let time = SearchLimits {
+            time: Some(Duration::from_secs(3_600)),
+            ..SearchLimits::default()
+        };
+        let mut shared = Shared::new(&table, &config, &time, &stop, problem());
+        assert!(shared.limits_left(0, 4));
+        shared.start = Instant::now() - Duration::from_secs(2_701);
+        assert!(!shared.limits_left(0, 4));
     }
 }

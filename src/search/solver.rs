@@ -36,6 +36,9 @@ pub struct SolverSettings {
     /// alternatives and variations without the phases' node budgets (the composers' check,
     /// `canonical/line.rs`, *Settling*).
     pub settle: bool,
+    /// With `settle`: the settled line's ranking goes on with wider spare tests while some test is
+    /// undecided (`canonical/line.rs`, `rerank`, *Widening*).
+    pub thorough: bool,
     /// A line to answer and check instead of the solver's own, if it mates (the composer's line;
     /// `mate_answer`). Per problem: the front end sets it before each solve.
     pub given_line: Option<Vec<Move>>,
@@ -56,6 +59,7 @@ impl Default for SolverSettings {
             check_alternatives: false,
             check_variations: false,
             settle: false,
+            thorough: false,
             given_line: None,
             futile: Futile::default(),
             threads: 1,
@@ -165,6 +169,12 @@ impl Solver {
         self.settings.settle = on;
     }
 
+    /// With the composers' check (`set_settle`), read the ranking of the settled line further with
+    /// wider spare tests (`SolverSettings::thorough`).
+    pub fn set_thorough(&mut self, on: bool) {
+        self.settings.thorough = on;
+    }
+
     /// The line the next solves answer and check instead of their own when it mates
     /// (`SolverSettings::given_line`); `None`: the solver's own.
     pub fn set_given_line(&mut self, line: Option<Vec<Move>>) {
@@ -263,6 +273,7 @@ impl Solver {
             check_alternatives: self.settings.check_alternatives,
             check_variations: self.settings.check_variations,
             settle: self.settings.settle,
+            thorough: self.settings.thorough,
             given_line: self.settings.given_line.as_deref(),
             attacker,
         };
@@ -320,6 +331,7 @@ struct Settings<'a> {
     check_alternatives: bool,
     check_variations: bool,
     settle: bool,
+    thorough: bool,
     given_line: Option<&'a [Move]>,
     /// Who attacks at the root (`roles.rs`).
     attacker: Color,
@@ -430,7 +442,14 @@ fn mate_answer(
     let mut game = s.game;
     if settings.futile == Futile::Skip {
         let found = canonical_line(s, &line)
-            .map(|(c, g)| (if settings.settle { settle(s, c, g) } else { c }, g))
+            .map(|(c, g)| {
+                let c = if settings.settle {
+                    settle(s, c, g, settings.thorough)
+                } else {
+                    c
+                };
+                (c, g)
+            })
             .filter(|(c, _)| printable(c));
         match found {
             Some((c, canonical)) if verifies_canonical(s, &c.moves) => {

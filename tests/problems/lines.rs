@@ -341,3 +341,30 @@ fn the_attacker_takes_the_shortest_ranked_check() {
     assert_eq!(line.len(), 27, "{line:?}");
     assert_eq!(line[17].to_usi(), "7g8g", "{line:?}");
 }
+
+/// Spare tests widened (`canonical/line.rs`, `rerank`; `kanju check --thorough`): where a test of
+/// the settled line's ranking runs out of its cap, the line is ranked again with caps eight times
+/// larger while the budget of a phase step lasts. Zukou #20 with caps of 300 nodes: the first pass
+/// leaves the 41-ply canonical line (its spare tests run out where the record's defence parts from
+/// it); the widened rounds read the record's 37 plies, as the default caps do in one pass. Without
+/// the rounds: 41.
+#[test]
+fn undecided_spare_tests_are_widened_until_they_answer() {
+    let pos = zukou_position("zuko020");
+    for (thorough, len) in [(true, 37), (false, 41)] {
+        let mut solver = Solver::new(64);
+        solver.set_config(kanju::search::SearchConfig {
+            ranking_test_nodes: 300,
+            ..Default::default()
+        });
+        solver.set_futile(Futile::Skip);
+        solver.set_settle(true);
+        solver.set_thorough(thorough);
+        let r = solve_at(&mut solver, &pos, PvLevel::MinLength, None);
+        let MateOutcome::Mate(line) = r.outcome else {
+            panic!("{:?}", r.outcome);
+        };
+        assert!(verify_mate_line(&pos, &line), "{line:?}");
+        assert_eq!(line.len(), len, "thorough {thorough}: {line:?}");
+    }
+}

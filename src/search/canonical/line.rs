@@ -2,7 +2,7 @@
 //! interpositions no defence, `game/futile.rs`), asked as the strict line was ("mate within d?" below a
 //! proven bound, `pv/tighten.rs`), then ranked as composers rank defences (`ranking.rs`).
 
-use super::ranking::{rank, rank_within};
+use super::ranking::{Ranked, rank, rank_within};
 use crate::position::Move;
 use crate::position::Position;
 use crate::position::movegen::{MoveList, generate_evasions};
@@ -77,9 +77,9 @@ fn walk_and_rank(s: &mut Searcher, bound: u32, exact: bool, best: Vec<Move>) -> 
 
 /// `line` with the ranking's `(moves, changed)` taken when they changed it and verify: a ranked
 /// line, no longer called exact (`Line::ranked`).
-fn take_ranked(s: &mut Searcher, mut line: Line, (moves, changed): (Vec<Move>, bool)) -> Line {
-    if changed && verifies_canonical(s, &moves) {
-        line.moves = moves;
+fn take_ranked(s: &mut Searcher, mut line: Line, ranked: Ranked) -> Line {
+    if ranked.changed && verifies_canonical(s, &ranked.moves) {
+        line.moves = ranked.moves;
         line.exact = false;
         line.ranked = true;
     }
@@ -91,19 +91,67 @@ fn take_ranked(s: &mut Searcher, mut line: Line, (moves, changed): (Vec<Move>, b
 /// budget. A test that answers yes now where the budgeted pass's did not (it ran out of its cap, or
 /// the pass's budget ended before it) is as much a proven spare mate (`ranking.rs`: only yes answers
 /// change the line, and each change is a complete verified mating line), so this only reads the
-/// composers' ranking further than the budgeted pass could. Why the tests are no larger here:
-/// docs/experiments.md, *larger spare tests in the settled line's ranking*.
-fn rerank(s: &mut Searcher, line: Line) -> Line {
+/// composers' ranking further than the budgeted pass could.
+///
+/// **Widening** (`thorough`: `kanju check --thorough`). Where a test of that pass ran out of its
+/// cap undecided, the line is ranked again with caps `WIDEN_FACTOR` times larger, round after round
+/// (at most `WIDEN_ROUNDS`), until a round leaves no test at its cap, the rounds have spent one step
+/// of a phase's budget (a share of what the solve spent before them), or less than a quarter of
+/// the user's limits is left (`WIDEN_LEFT`: the alternatives and variations searched after the line
+/// need their time). Sound for the same reason: a larger cap only turns undecided tests into
+/// answers, and only yes answers move the line. Each round starts from the table the last one
+/// filled, so the cheap answers come first and a round pays mostly for the tests the last one left
+/// open (one large cap from the start would let a single test that never decides take the whole
+/// time: Zukou #71's S*6h, which no spare mate answers, takes 40 M nodes to say so). Not the
+/// default: on most problems some test never decides, and the rounds then add their whole budget
+/// to the check (docs/benchmarks.md, *Spare tests widened*).
+fn rerank(s: &mut Searcher, mut line: Line, thorough: bool) -> Line {
     if s.user_limit_reached() {
         return line;
     }
-    let cap = s.config().ranking_test_nodes;
+    let mut cap = s.config().ranking_test_nodes;
     // Each node bounded by the root's proven length (`ranking.rs`, *A ranked line ranked again*);
     // without one, by the line's own lengths.
     let bound = line.bound.unwrap_or(0).max(line.moves.len() as u32);
-    let ranked = rank_within(s, line.moves.clone(), bound, cap, None, true);
-    take_ranked(s, line, ranked)
+    let mut budget = None;
+    let rounds = if thorough { WIDEN_ROUNDS } else { 0 };
+    for _ in 0..=rounds {
+        let ranked = rank_within(s, line.moves.clone(), bound, cap, budget, true);
+        if ranked.cut && budget.is_some() {
+            // A widening round cut short is not taken: at a node whose line's reply a wider test
+            // has just answered yes, the replies it had no time to read may be longer than the one
+            // it took, so its line may be shorter than the composers' (and than the last round's).
+            break;
+        }
+        let capped = ranked.capped;
+        line = take_ranked(s, line, ranked);
+        if !capped || !s.shared.limits_left(s.total_nodes(), WIDEN_LEFT) {
+            break;
+        }
+        // The rounds' budget, counted from the first round's end (the pass without a budget): one
+        // step of a phase after the proof (`SearchConfig::phase_budget`), a share of what the solve
+        // spent before them.
+        let end = budget.unwrap_or_else(|| {
+            let step = s.phase_step().unwrap_or(u64::MAX);
+            s.total_nodes().saturating_add(step)
+        });
+        if s.total_nodes() >= end {
+            break;
+        }
+        budget = Some(end);
+        cap = cap.saturating_mul(WIDEN_FACTOR);
+    }
+    line
 }
+
+/// The widening rounds of `rerank`: each round's caps are this many times the last's.
+const WIDEN_FACTOR: u64 = 8;
+
+/// At most this many widening rounds (caps up to `WIDEN_FACTOR`^`WIDEN_ROUNDS` times the default).
+const WIDEN_ROUNDS: u32 = 5;
+
+/// A widening round begins only while one `WIDEN_LEFT`-th of each of the user's limits is left.
+const WIDEN_LEFT: u32 = 4;
 
 /// ## Settling (the composers' check)
 ///
@@ -118,7 +166,7 @@ fn rerank(s: &mut Searcher, line: Line) -> Line {
 /// phase's questions without a budget from the start instead holds the check on the first hard
 /// refutation, far above the length the budgeted phase reaches by its cheap yeses
 /// (docs/benchmarks.md, *kanju check*).
-pub fn settle(s: &mut Searcher, line: Line, game: Game) -> Line {
+pub fn settle(s: &mut Searcher, line: Line, game: Game, thorough: bool) -> Line {
     let Some(before) = line.bound else {
         return line;
     };
@@ -148,7 +196,7 @@ pub fn settle(s: &mut Searcher, line: Line, game: Game) -> Line {
         };
         // Ranked as `walk_and_rank` ranks: a line read whole (or ranked already), not a fallback.
         if printable(&line) {
-            rerank(s, line)
+            rerank(s, line, thorough)
         } else {
             line
         }

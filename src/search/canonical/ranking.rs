@@ -83,6 +83,9 @@ struct Pass {
     /// check's pass without a node budget, where the time is the user's.
     attacker: bool,
     tests: Tests,
+    /// Some spare test (or the composers' test of a drop) ran out of its cap undecided: a pass with
+    /// larger caps may answer it (`Ranked::capped`).
+    capped: bool,
 }
 
 impl Pass {
@@ -93,10 +96,23 @@ impl Pass {
     }
 }
 
+/// What a pass of the ranking returns.
+pub struct Ranked {
+    /// The line, ranked.
+    pub moves: Vec<Move>,
+    /// The ranking changed the line.
+    pub changed: bool,
+    /// Some test of the pass ran out of its own cap without an answer, so a pass with larger caps
+    /// may read the line further (`line::rerank`'s widening rounds).
+    pub capped: bool,
+    /// The pass's budget or a user's limit ended it before the walk was done.
+    pub cut: bool,
+}
+
 /// The canonical line `line` (from the current position, the root, in the canonical game) ranked as
 /// the composers rank defences (module comment), and whether the ranking changed it. Leaves the
 /// position and the path set as it found them.
-pub fn rank(s: &mut Searcher, line: Vec<Move>) -> (Vec<Move>, bool) {
+pub fn rank(s: &mut Searcher, line: Vec<Move>) -> Ranked {
     let cap = s.config().ranking_test_nodes;
     let budget = s.phase_budget();
     let bound = line.len() as u32;
@@ -114,9 +130,14 @@ pub fn rank_within(
     cap: u64,
     budget: Option<u64>,
     attacker: bool,
-) -> (Vec<Move>, bool) {
+) -> Ranked {
     if cap == 0 || line.len() < 3 || s.user_limit_reached() {
-        return (line, false);
+        return Ranked {
+            moves: line,
+            changed: false,
+            capped: false,
+            cut: false,
+        };
     }
     // The canonical phase may have ended on its own budget; the pass has its own.
     s.budget.aborted = false;
@@ -132,6 +153,7 @@ pub fn rank_within(
         bound,
         attacker,
         tests: Tests::default(),
+        capped: false,
     };
     let ranked = rank_or(s, root, line.clone(), &mut pass);
     log::debug!(
@@ -146,12 +168,17 @@ pub fn rank_within(
         }
     );
     s.budget.end = saved_budget;
+    let cut = s.budget.aborted;
     if s.budget.aborted && !s.user_limit_reached() {
         // Only the pass's own budget ended it.
         s.budget.aborted = false;
     }
-    let changed = ranked != line;
-    (ranked, changed)
+    Ranked {
+        changed: ranked != line,
+        moves: ranked,
+        capped: pass.capped,
+        cut,
+    }
 }
 
 /// From the OR node `at`: its canonical line `line` (a check, then the defender's node) with the
@@ -300,7 +327,7 @@ fn rank_and(s: &mut Searcher, at: At, line: &[Move], pass: &mut Pass) -> Vec<Mov
         let Some(rest) = rest else {
             continue;
         };
-        if !m.is_drop() && reply_spared(s, at, m, rest.len() as u32, pass.cap) {
+        if !m.is_drop() && reply_spared(s, at, m, rest.len() as u32, pass.cap, &mut pass.capped) {
             continue;
         }
         if s.budget.aborted {
@@ -350,10 +377,11 @@ pub fn answered_by_spare_mate(s: &mut Searcher, at: At, m: Move, len: u32, cap: 
             bound: 0,
             attacker: false,
             tests: Tests::default(),
+            capped: false,
         };
         drop_spared(s, at, m, &mut pass)
     } else {
-        reply_spared(s, at, m, len, cap)
+        reply_spared(s, at, m, len, cap, &mut false)
     }
 }
 
@@ -376,27 +404,32 @@ const MOVE_TEST_SHARE: u64 = 4;
 /// drops the spare game's own search leaves undecided within the same cap (Zukou #79's P*5d after
 /// R*5c, which the spare search leaves undecided within the default cap). Then that search.
 fn drop_spared(s: &mut Searcher, at: At, m: Move, pass: &mut Pass) -> bool {
-    if matches!(
-        composers_test(s, &mut pass.tests, m, at.ply, pass.cap),
-        Verdict::Mate(_)
-    ) {
-        log::trace!("ranking: ply {} {m:?}: captured, mated without it", at.ply);
-        return true;
+    let before = s.stats.nodes;
+    match composers_test(s, &mut pass.tests, m, at.ply, pass.cap) {
+        Verdict::Mate(_) => {
+            log::trace!("ranking: ply {} {m:?}: captured, mated without it", at.ply);
+            return true;
+        }
+        Verdict::Unknown => pass.capped |= s.stats.nodes - before >= pass.cap,
+        Verdict::NoMate(_) => {}
     }
-    spare_test(s, at, m, UNBOUNDED, pass.cap)
+    spare_test(s, at, m, UNBOUNDED, pass.cap, &mut pass.capped)
 }
 
 /// Whether the attacker forces a spare mate of at most `len` plies (the reply's canonical length)
 /// after the reply `m`, not a drop, from the defender node `at`; the test gets a share of the cap
-/// (`MOVE_TEST_SHARE`).
-fn reply_spared(s: &mut Searcher, at: At, m: Move, len: u32, cap: u64) -> bool {
-    spare_test(s, at, m, len, cap / MOVE_TEST_SHARE)
+/// (`MOVE_TEST_SHARE`). `capped` is set if the test ran out of it.
+fn reply_spared(s: &mut Searcher, at: At, m: Move, len: u32, cap: u64, capped: &mut bool) -> bool {
+    spare_test(s, at, m, len, cap / MOVE_TEST_SHARE, capped)
 }
 
-/// The spare game's own search after `m` (`spare::after_reply_within`), for mates of at most `plies`.
-fn spare_test(s: &mut Searcher, at: At, m: Move, plies: u32, cap: u64) -> bool {
+/// The spare game's own search after `m` (`spare::after_reply_within`), for mates of at most `plies`;
+/// `capped` is set if it ran out of its cap undecided (a test that ends on the search's own answer
+/// within fewer nodes, a bounded "no" included, is not).
+fn spare_test(s: &mut Searcher, at: At, m: Move, plies: u32, cap: u64, capped: &mut bool) -> bool {
     let before = s.stats.nodes;
     let t = after_reply_within(s, m, at.ply, cap, plies);
+    *capped |= t == Verdict::Unknown && s.stats.nodes - before >= cap;
     log::trace!(
         "ranking: ply {} {m:?} (within {plies}): spare test {t:?} in {} nodes",
         at.ply,
