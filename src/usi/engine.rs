@@ -639,6 +639,7 @@ impl Engine {
         solver.set_multipv(options.multipv);
         // After the line settings: the composers' check sets its own.
         solver.set_composer_check(options.composer_report);
+        solver.set_thorough(options.composer_thorough);
         solver
     }
 

@@ -48,6 +48,9 @@ pub struct Options {
     /// The composers' check after each `go mate`, its report as `info string` lines
     /// (`ComposerReport`; `crate::composer`).
     pub composer_report: bool,
+    /// With `composer_report`, the ranking read further with wider spare tests
+    /// (`ComposerThorough`; `kanju check --thorough`).
+    pub composer_thorough: bool,
     /// Whether futile interpositions count as defences (`FutileInterposition`).
     pub futile: Futile,
     /// With both kings and the side to move in check, the side to move defends
@@ -66,6 +69,7 @@ impl Default for Options {
             pv_level: PvLevel::default(),
             check_alternatives: false,
             composer_report: false,
+            composer_thorough: false,
             futile: Futile::Count,
             root_and_if_checked: true,
         }
@@ -185,6 +189,7 @@ const POST_SEARCH_LEVELS: &[&str] = &["None", "UpperBound", "MinLength"];
 const PONDER: &str = "USI_Ponder";
 const CHECK_ALTERNATIVES: &str = "CheckAlternatives";
 const COMPOSER_REPORT: &str = "ComposerReport";
+const COMPOSER_THOROUGH: &str = "ComposerThorough";
 const FUTILE: &str = "FutileInterposition";
 const FUTILE_CHOICES: &[&str] = &["Count", "Skip"];
 const ROOT_AND: &str = "RootIsAndNodeIfChecked";
@@ -237,6 +242,9 @@ impl Options {
         lines.push(format!(
             "option name {COMPOSER_REPORT} type check default false"
         ));
+        lines.push(format!(
+            "option name {COMPOSER_THOROUGH} type check default false"
+        ));
         lines
     }
 
@@ -278,6 +286,10 @@ impl Options {
             }
             "composerreport" => {
                 self.composer_report = parse_bool(COMPOSER_REPORT, need(COMPOSER_REPORT)?)?;
+                return Ok(());
+            }
+            "composerthorough" => {
+                self.composer_thorough = parse_bool(COMPOSER_THOROUGH, need(COMPOSER_THOROUGH)?)?;
                 return Ok(());
             }
             "postsearchlevel" => {
@@ -368,6 +380,10 @@ mod tests {
             lines[9],
             "option name ComposerReport type check default false"
         );
+        assert_eq!(
+            lines[10],
+            "option name ComposerThorough type check default false"
+        );
     }
 
     #[test]
@@ -391,6 +407,8 @@ mod tests {
         o.set("checkalternatives", Some("TRUE")).unwrap();
         o.set("rootisandnodeifchecked", Some("false")).unwrap();
         assert!(!o.root_and_if_checked);
+        o.set("composerthorough", Some("true")).unwrap();
+        assert!(o.composer_thorough);
         assert!(o.check_alternatives);
         assert_eq!(o.hash_mb, 16);
         assert_eq!(o.pv_interval_ms, 0);
