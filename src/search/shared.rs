@@ -112,7 +112,7 @@ impl<'a> Shared<'a> {
     pub fn limits_left(&self, nodes: u64, part: u32) -> bool {
         self.limits
             .nodes
-            .is_none_or(|n| n - n.min(nodes) >= n / u64::from(part))
+            .is_none_or(|n| n.saturating_sub(nodes) >= n / u64::from(part))
             && self
                 .limits
                 .time

@@ -75,8 +75,8 @@ fn walk_and_rank(s: &mut Searcher, bound: u32, exact: bool, best: Vec<Move>) -> 
     line
 }
 
-/// `line` with the ranking's `(moves, changed)` taken when they changed it and verify: a ranked
-/// line, no longer called exact (`Line::ranked`).
+/// `line` with the ranking's moves taken when they changed it and verify: a ranked line, no longer
+/// called exact (`Line::ranked`).
 fn take_ranked(s: &mut Searcher, mut line: Line, ranked: Ranked) -> Line {
     if ranked.changed && verifies_canonical(s, &ranked.moves) {
         line.moves = ranked.moves;
@@ -101,9 +101,8 @@ fn take_ranked(s: &mut Searcher, mut line: Line, ranked: Ranked) -> Line {
 /// need their time). Sound for the same reason: a larger cap only turns undecided tests into
 /// answers, and only yes answers move the line. Each round starts from the table the last one
 /// filled, so the cheap answers come first and a round pays mostly for the tests the last one left
-/// open (one large cap from the start would let a single test that never decides take the whole
-/// time: Zukou #71's S*6h, which no spare mate answers, takes 40 M nodes to say so). Not the
-/// default: on most problems some test never decides, and the rounds then add their whole budget
+/// open (one large cap from the start would let a single test that does not decide within reach
+/// take the whole time, as Zukou #71's S*6h does). Not the default: on most problems some test never decides, and the rounds then add their whole budget
 /// to the check (docs/benchmarks.md, *Spare tests widened*).
 fn rerank(s: &mut Searcher, mut line: Line, thorough: bool) -> Line {
     if s.user_limit_reached() {
