@@ -5,7 +5,8 @@
 //! * `session`: a GUI's session — problems one after another, lines played back, progress, game `go`;
 //! * `control`: `stop`, `quit`, `isready` at any moment, `go` commands that wait their turn, end of input;
 //! * `input`: bad input of every kind, answered with an `info string`;
-//! * `lines`: `PostSearchLevel`, `CheckAlternatives` and `FutileInterposition`.
+//! * `lines`: `PostSearchLevel`, `CheckAlternatives` and `FutileInterposition`;
+//! * `storm`: random sessions of good and bad commands, every answer counted and verified.
 
 #[path = "../common/mod.rs"]
 mod common;
@@ -14,6 +15,7 @@ mod control;
 mod input;
 mod lines;
 mod session;
+mod storm;
 
 use common::PERPETUAL_IN_NET;
 use kanju::position::{Move, Position};
