@@ -3,11 +3,11 @@
 //! the table sizes a front end may ask for.
 
 use crate::position::{Move, Position};
+use crate::search::Alternatives;
 use crate::search::Futile;
 use crate::search::tt::machine_memory_mb;
-use crate::search::{Alternatives, Variations};
 use crate::search::{
-    MateOutcome, OtherLine, PvLevel, SearchInfo, SearchLimits, Solver, root_role,
+    Findings, MateOutcome, PvLevel, SearchInfo, SearchLimits, Solver, root_role,
     verify_line_in_check_by, verify_mate_line, verify_mate_line_by,
 };
 use std::fmt;
@@ -35,40 +35,21 @@ pub enum Answer {
     Error(String),
 }
 
-/// An answer with the effort it took.
+/// A verified answer, what the solve found besides it, and the effort it took.
 #[derive(Clone, Debug)]
 pub struct Report {
     pub answer: Answer,
+    /// The line's standing and what the phases after the proof added (`Findings`), the root's
+    /// other lines (`Findings::other_lines`) verified like the answer.
+    pub findings: Findings,
     pub nodes: u64,
     pub elapsed: Duration,
-    /// Why the search gave up before its limits, if it did, or why a mate line is not known to be the
-    /// shortest (said in an `info string`).
-    pub note: Option<String>,
-    /// A mate whose length is proven to be the minimax length.
-    pub exact: bool,
-    /// Other mating moves along the line, when asked for (`set_check_alternatives`).
-    pub alternatives: Option<Alternatives>,
-    /// The defender's other replies along the line, when asked for (`set_check_variations`).
-    pub variations: Option<Variations>,
-    /// With futile interpositions skipped: the canonical length (the line printed is that long).
-    pub canonical_length: Option<u32>,
-    /// For a mate: the plies within which it is proven (`SolveResult::mate_bound`), what a `score
-    /// mate` may claim.
-    pub mate_bound: Option<u32>,
-    /// `mate_bound` is the proven minimax length (`SolveResult::mate_bound_exact`).
-    pub mate_bound_exact: bool,
     /// Table entries the search placed (`SolveResult::entries`).
     pub entries: u64,
     /// Threads that searched the proof (`SolveResult::threads`; 0 when no search ran).
     pub threads: usize,
     /// The side to move defended (`SolveResult::defends`): a mate is its being mated.
     pub defends: bool,
-    /// After a mate, with MultiPV: the root's other checks, best first, each mate line verified
-    /// (`SolveResult::other_lines`).
-    pub other_lines: Vec<OtherLine>,
-    /// With a line given to check: taken (`true`) or refused, not a mating line (`false`)
-    /// (`SolveResult::given_line`).
-    pub given_line: Option<bool>,
 }
 
 impl Report {
@@ -76,20 +57,12 @@ impl Report {
     pub fn error(message: String, elapsed: Duration) -> Report {
         Report {
             answer: Answer::Error(message),
+            findings: Findings::default(),
             nodes: 0,
             elapsed,
-            note: None,
-            exact: false,
-            alternatives: None,
-            variations: None,
-            canonical_length: None,
-            mate_bound: None,
-            mate_bound_exact: false,
             entries: 0,
             threads: 0,
             defends: false,
-            other_lines: vec![],
-            given_line: None,
         }
     }
 }
@@ -383,27 +356,25 @@ impl CheckedSolver {
         match catch_unwind(AssertUnwindSafe(|| {
             solver.solve(root, limits, stop, on_info)
         })) {
-            Ok(Ok(r)) => Report {
-                answer: check(root, r.outcome, r.canonical_length.is_some(), r.defends),
-                nodes: r.nodes,
-                elapsed: r.elapsed,
-                note: r.note,
-                exact: r.exact,
-                alternatives: r.alternatives,
-                variations: r.variations,
-                canonical_length: r.canonical_length,
-                mate_bound: r.mate_bound,
-                mate_bound_exact: r.mate_bound_exact,
-                entries: r.entries,
-                threads: r.threads,
-                defends: r.defends,
-                other_lines: r
+            Ok(Ok(mut r)) => {
+                r.findings
                     .other_lines
-                    .into_iter()
-                    .filter(|l| l.mate.is_none() || verify_mate_line(root, &l.moves))
-                    .collect(),
-                given_line: r.given_line,
-            },
+                    .retain(|l| l.mate.is_none() || verify_mate_line(root, &l.moves));
+                Report {
+                    answer: check(
+                        root,
+                        r.outcome,
+                        r.findings.canonical_length.is_some(),
+                        r.defends,
+                    ),
+                    findings: r.findings,
+                    nodes: r.nodes,
+                    elapsed: r.elapsed,
+                    entries: r.entries,
+                    threads: r.threads,
+                    defends: r.defends,
+                }
+            }
             Ok(Err(e)) => Report::error(e.to_string(), start.elapsed()),
             Err(_) => {
                 log::error!("the search panicked on {root:?}");

@@ -160,15 +160,15 @@ pub fn composer_report(
     };
     out.verdict = Verdict::Mate;
     out.line = line.clone();
-    out.given = report.given_line;
-    if report.given_line == Some(false) {
+    out.given = report.findings.given_line;
+    if report.findings.given_line == Some(false) {
         out.flaws.push(Flaw::GivenLineFails);
     }
     // The alternatives' search cuts lines back to the line's positions, which hides nothing when
     // every attacker move of the line is a shortest mate (`pv/alternatives.rs`): a given line that
     // is not the minimax line may waste attacker moves, and a mate that passes back through one of
     // its positions could then fit the plies asked.
-    if report.given_line == Some(true) && !report.exact {
+    if report.findings.given_line == Some(true) && !report.findings.exact {
         out.undecided.push(
             "other mating moves that pass back through the given line's positions (it is not the minimax line)"
                 .into(),
@@ -178,9 +178,9 @@ pub fn composer_report(
     // The length is proven when the line is exact, or when it is as long as the proven minimax
     // length (the composers' ranking chose among defences that long). A ranked line shorter than
     // that takes a defence the ranking prefers (no 駒余り after it): `ranked_below`.
-    match (report.exact, report.mate_bound) {
+    match (report.findings.exact, report.findings.mate_bound) {
         (true, _) => out.exact = true,
-        (false, Some(b)) if report.mate_bound_exact => {
+        (false, Some(b)) if report.findings.mate_bound_exact => {
             out.exact = b as usize == len;
             if !out.exact {
                 out.ranked_below = Some(b);
@@ -192,7 +192,7 @@ pub fn composer_report(
         )),
     }
     // 余詰 along the line. `last`: the alternative replaces the line's final move (最終手余詰).
-    match &report.alternatives {
+    match &report.findings.alternatives {
         Some(alts) => {
             for a in &alts.found {
                 out.flaws.push(Flaw::Alternative {
@@ -214,14 +214,14 @@ pub fn composer_report(
     // length and the line is longer than the record too (the composers' ranking may take a defence
     // shorter than the longest, and a record that follows it is no flaw).
     if let Some(record) = record {
-        let bound = report.mate_bound.unwrap_or(len as u32) as usize;
+        let bound = report.findings.mate_bound.unwrap_or(len as u32) as usize;
         if bound < record {
             out.flaws.push(Flaw::ShorterThanRecord {
                 within: bound as u32,
                 record,
             });
         } else if len > record {
-            if report.mate_bound_exact {
+            if report.findings.mate_bound_exact {
                 out.flaws.push(Flaw::LongerThanRecord {
                     exact: bound,
                     record,
@@ -249,7 +249,7 @@ pub fn composer_report(
         out.flaws.push(Flaw::PiecesLeft { hand });
     }
     // The defender's other replies (`pv/variations.rs`): 変長 and 変化別詰, each a completed search.
-    match &report.variations {
+    match &report.findings.variations {
         Some(v) => {
             for var in &v.found {
                 let rest = len as u32 - var.ply;
@@ -548,12 +548,12 @@ mod tests {
             .collect();
         let mut report = Report::error(String::new(), Duration::ZERO);
         report.answer = Answer::Mate(line);
-        report.exact = true;
-        report.alternatives = Some(Alternatives {
+        report.findings.exact = true;
+        report.findings.alternatives = Some(Alternatives {
             found: vec![],
             complete: true,
         });
-        report.variations = Some(Variations {
+        report.findings.variations = Some(Variations {
             found,
             undecided: vec![],
             complete: true,

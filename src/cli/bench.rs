@@ -295,6 +295,7 @@ fn problem_line(p: &Problem, r: Option<&Report>, g: &Grade) -> String {
         Grade::Illegal(why) => format!("illegal: {why}"),
     };
     let note = r
+        .findings
         .note
         .as_ref()
         .map_or(String::new(), |n| format!("  ({n})"));

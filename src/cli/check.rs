@@ -142,7 +142,7 @@ pub fn check_problem(
     let report = solver.solve(&root, &limits, stop, &mut |_| {});
     solver.set_given_line(None);
     // A refused line claims no length.
-    let claimed = claimed.filter(|_| report.given_line != Some(false));
+    let claimed = claimed.filter(|_| report.findings.given_line != Some(false));
     let mut out = composer_report(&name, &root, &report, record.or(claimed));
     if matches!(given, Some(None)) && out.verdict == Verdict::Mate {
         out.given = Some(false);

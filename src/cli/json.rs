@@ -72,18 +72,19 @@ impl<'a> SolveRecord<'a> {
             result,
             length: matches!(report.answer, Answer::Mate(_)).then_some(pv.len()),
             bound: report
+                .findings
                 .mate_bound
                 .filter(|_| matches!(report.answer, Answer::Mate(_))),
             pv,
             nodes: report.nodes,
             time_ms: u64::try_from(report.elapsed.as_millis()).unwrap_or(u64::MAX),
             error,
-            exact: report.exact,
-            note: report.note.as_deref(),
+            exact: report.findings.exact,
+            note: report.findings.note.as_deref(),
             threads: report.threads,
             defends: report.defends,
-            canonical_length: report.canonical_length,
-            alternatives: report.alternatives.as_ref().map(|a| {
+            canonical_length: report.findings.canonical_length,
+            alternatives: report.findings.alternatives.as_ref().map(|a| {
                 a.found
                     .iter()
                     .map(|x| AlternativeRecord {
@@ -93,7 +94,7 @@ impl<'a> SolveRecord<'a> {
                     })
                     .collect()
             }),
-            alternatives_complete: report.alternatives.as_ref().map(|a| a.complete),
+            alternatives_complete: report.findings.alternatives.as_ref().map(|a| a.complete),
         }
     }
 
@@ -128,10 +129,8 @@ mod tests {
         );
         let pos = Position::from_sfen("4k4/9/4P4/9/9/9/9/9/9 b G 1").unwrap();
         let m = pos.parse_usi_move("G*5b").unwrap();
-        let r = Report {
-            mate_bound: Some(1),
-            ..report(Answer::Mate(vec![m]))
-        };
+        let mut r = report(Answer::Mate(vec![m]));
+        r.findings.mate_bound = Some(1);
         assert_eq!(
             SolveRecord::new("詰\u{1}", &r).to_line(),
             "{\"sfen\":\"詰\\u0001\",\"result\":\"mate\",\"length\":1,\"bound\":1,\"pv\":[\"G*5b\"],\"nodes\":12,\"time_ms\":3,\"error\":null,\"exact\":false,\"note\":null,\"threads\":1}"

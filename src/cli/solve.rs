@@ -222,7 +222,7 @@ pub fn render(
             &refused
         }
     };
-    let note = match (opts.format, &report.note) {
+    let note = match (opts.format, &report.findings.note) {
         (Format::Json, _) | (_, None) => None,
         (_, Some(note)) => Some(format!("{}: {}", one_line(text), one_line(note))),
     };
@@ -234,7 +234,7 @@ pub fn render(
         (Format::Kif, Err(e)) => format!("# kanju: error {}: {}\n\n", one_line(e), one_line(text)),
         (Format::Text, Ok((root, report))) => {
             let mut text = format!("{}\n", plain_line(root, &report.answer, opts.notation));
-            if let Some(alts) = &report.alternatives {
+            if let Some(alts) = &report.findings.alternatives {
                 for line in alternative_lines(alts) {
                     text.push_str(&format!("  {line}\n"));
                 }

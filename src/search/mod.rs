@@ -48,8 +48,8 @@ pub mod verify;
 pub use canonical::Futile;
 pub use config::SearchConfig;
 pub use outcome::{
-    Alternative, Alternatives, MateOutcome, OtherLine, SearchInfo, SearchLimits, SolveError,
-    SolveResult, Variation, Variations,
+    Alternative, Alternatives, Findings, MateOutcome, OtherLine, SearchInfo, SearchLimits,
+    SolveError, SolveResult, Variation, Variations,
 };
 pub use pv::PvLevel;
 pub use roles::{RootRole, root_role};

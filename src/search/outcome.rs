@@ -26,7 +26,7 @@ pub enum MateOutcome {
     /// Proven: no mate exists.
     NoMate,
     /// Neither proven nor disproven within the limits, or stopped, or the search could not go on
-    /// (`SolveResult::note` says why).
+    /// (`Findings::note` says why).
     Timeout,
 }
 
@@ -52,11 +52,11 @@ pub struct SearchInfo {
     pub score_mate: Option<u32>,
 }
 
-#[derive(Clone, Debug)]
-pub struct SolveResult {
-    pub outcome: MateOutcome,
-    pub nodes: u64,
-    pub elapsed: Duration,
+/// What a solve found besides its outcome: how far the line is known to be the shortest, and what
+/// the phases after the proof added to it. The solver fills it (`SolveResult::findings`); the
+/// front ends pass it on with the verified answer (`checked::Report::findings`).
+#[derive(Clone, Debug, Default)]
+pub struct Findings {
     /// Why the search gave up before its limits, when it did (then the outcome is `Timeout`), or why
     /// a mating line is not known to be the shortest.
     pub note: Option<String>,
@@ -81,6 +81,41 @@ pub struct SolveResult {
     /// no mate within fewer plies against every defence. The line may still be shorter (the
     /// composers' ranking may take a shorter defence).
     pub mate_bound_exact: bool,
+    /// With `Solver::set_multipv` above 1, after a mate: the root's other checks, best first
+    /// (`pv/multipv.rs`).
+    pub other_lines: Vec<OtherLine>,
+    /// With a line given to check (`Solver::set_given_line`): whether it was a (canonical) mating
+    /// line and is the line answered and checked (`true`), or was refused and the solver's own line
+    /// stands (`false`).
+    pub given_line: Option<bool>,
+}
+
+impl Findings {
+    /// Nothing found but `note` (a search that ended without a mate, or an error).
+    pub fn noting(note: Option<String>) -> Findings {
+        Findings {
+            note,
+            ..Findings::default()
+        }
+    }
+
+    /// Adds `more` to the note.
+    pub fn add_note(&mut self, more: &str) {
+        self.note = Some(match self.note.take() {
+            Some(n) => format!("{n}; {more}"),
+            None => more.into(),
+        });
+    }
+}
+
+/// A solve's answer (unverified: the front ends verify a mate before printing it, `checked.rs`),
+/// what it found besides, and what it cost.
+#[derive(Clone, Debug)]
+pub struct SolveResult {
+    pub outcome: MateOutcome,
+    pub findings: Findings,
+    pub nodes: u64,
+    pub elapsed: Duration,
     /// Table entries this solve placed (new positions or results, not updates in place; the table is
     /// not cleared between solves, so this counts only what the solve added).
     pub entries: u64,
@@ -95,13 +130,6 @@ pub struct SolveResult {
     /// The side to move defended (`roles.rs`): a mate is its being mated, its line starts with the
     /// side to move's reply and has an even number of plies.
     pub defends: bool,
-    /// With `Solver::set_multipv` above 1, after a mate: the root's other checks, best first
-    /// (`pv/multipv.rs`).
-    pub other_lines: Vec<OtherLine>,
-    /// With a line given to check (`Solver::set_given_line`): whether it was a (canonical) mating
-    /// line and is the line answered and checked (`true`), or was refused and the solver's own line
-    /// stands (`false`).
-    pub given_line: Option<bool>,
 }
 
 /// A root check other than the answer's, with what follows it (`pv/multipv.rs`).

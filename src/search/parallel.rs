@@ -209,7 +209,7 @@ mod tests {
                             assert!(verify_mate_line(&root, line), "{sfen}: {line:?}");
                             if let Ok(n) = n.parse::<usize>() {
                                 assert!(
-                                    !r.exact || line.len() == n,
+                                    !r.findings.exact || line.len() == n,
                                     "{sfen}: {} plies",
                                     line.len()
                                 );

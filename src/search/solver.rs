@@ -8,10 +8,7 @@ use super::config::SearchConfig;
 use super::deepen::{Deepened, deepen};
 use super::dfpn::{RootResult, Searcher};
 use super::marks::Marks;
-use super::outcome::{
-    Alternatives, MateOutcome, OtherLine, SearchInfo, SearchLimits, SolveError, SolveResult,
-    Variations,
-};
+use super::outcome::{Findings, MateOutcome, SearchInfo, SearchLimits, SolveError, SolveResult};
 use super::parallel;
 use super::pv::{self, PvLevel, alternatives, multipv, variations};
 use super::roles::{RootRole, root_role};
@@ -148,7 +145,7 @@ impl Solver {
     }
 
     /// After a mate, look for other attacker moves along the line that also mate within the plies
-    /// left (`SolveResult::alternatives`).
+    /// left (`Findings::alternatives`).
     pub fn set_check_alternatives(&mut self, on: bool) {
         self.settings.check_alternatives = on;
     }
@@ -158,7 +155,7 @@ impl Solver {
     }
 
     /// After a mate, search the defender's other replies along the line, each with its mate
-    /// (`SolveResult::variations`).
+    /// (`Findings::variations`).
     pub fn set_check_variations(&mut self, on: bool) {
         self.settings.check_variations = on;
     }
@@ -212,7 +209,7 @@ impl Solver {
         self.settings.root_and_if_checked
     }
 
-    /// After a mate, report this many lines in all, the answer's first (`SolveResult::other_lines`
+    /// After a mate, report this many lines in all, the answer's first (`Findings::other_lines`
     /// has the others; at least 1).
     pub fn set_multipv(&mut self, lines: usize) {
         self.settings.multipv = lines.max(1);
@@ -283,13 +280,14 @@ impl Solver {
             && role == RootRole::Attacks
         {
             let line = line.clone();
-            answer.other_lines = multipv::other_lines(&mut s, &line, self.settings.multipv - 1)
-                .into_iter()
-                .filter(|l| l.mate.is_none() || verify_mate_line_by(root, attacker, &l.moves))
-                .collect();
+            answer.findings.other_lines =
+                multipv::other_lines(&mut s, &line, self.settings.multipv - 1)
+                    .into_iter()
+                    .filter(|l| l.mate.is_none() || verify_mate_line_by(root, attacker, &l.moves))
+                    .collect();
         }
         if role == RootRole::Defends && answer.outcome != MateOutcome::Timeout {
-            answer.add_note(
+            answer.findings.add_note(
                 "the side to move is in check and defends (RootIsAndNodeIfChecked): a mate is its being mated, and the line starts with its reply",
             );
         }
@@ -303,22 +301,14 @@ impl Solver {
         *self.efforts.entry(root_key).or_default() += stats.nodes;
         Ok(SolveResult {
             outcome: answer.outcome,
+            findings: answer.findings,
             nodes: stats.nodes,
             elapsed: start.elapsed(),
-            note: answer.note,
-            exact: answer.exact,
-            alternatives: answer.alternatives,
-            variations: answer.variations,
-            canonical_length: answer.canonical_length,
-            mate_bound: answer.mate_bound,
-            mate_bound_exact: answer.mate_bound_exact,
             entries: self.tt.entries_written().saturating_sub(written_before),
             inferior_cuts: stats.inferior_cuts,
             pump_children: stats.pump_children,
             threads: self.settings.threads,
             defends: role == RootRole::Defends,
-            other_lines: answer.other_lines,
-            given_line: answer.given_line,
         })
     }
 }
@@ -340,15 +330,7 @@ struct Settings<'a> {
 /// The answer of a solve, the search's counters aside.
 struct Answer {
     outcome: MateOutcome,
-    note: Option<String>,
-    exact: bool,
-    alternatives: Option<Alternatives>,
-    variations: Option<Variations>,
-    canonical_length: Option<u32>,
-    mate_bound: Option<u32>,
-    mate_bound_exact: bool,
-    other_lines: Vec<OtherLine>,
-    given_line: Option<bool>,
+    findings: Findings,
 }
 
 impl Answer {
@@ -356,24 +338,8 @@ impl Answer {
     fn without_mate(outcome: MateOutcome, note: Option<String>) -> Answer {
         Answer {
             outcome,
-            note,
-            exact: false,
-            alternatives: None,
-            variations: None,
-            canonical_length: None,
-            mate_bound: None,
-            mate_bound_exact: false,
-            other_lines: vec![],
-            given_line: None,
+            findings: Findings::noting(note),
         }
-    }
-
-    /// Adds `more` to the note.
-    fn add_note(&mut self, more: &str) {
-        self.note = Some(match self.note.take() {
-            Some(n) => format!("{n}; {more}"),
-            None => more.into(),
-        });
     }
 }
 
@@ -413,24 +379,18 @@ fn mate_answer(
         let why = "internal: the mating line failed verification";
         return Answer::without_mate(MateOutcome::Timeout, Some(why.into()));
     }
-    let mut a = Answer {
-        outcome: MateOutcome::Timeout,
-        note: None,
+    let mut f = Findings {
         exact: line.exact,
-        alternatives: None,
-        variations: None,
-        canonical_length: None,
         // A first line (`PvLevel::None`) may be longer than the root's recorded length: then the
         // bound holds all the more for its length. A line's own length bounds nothing (its
         // defender need not take the longest reply), so with no recorded bound (the root's entry
         // lost) nothing is claimed.
         mate_bound: line.bound.map(|b| b.max(line.moves.len() as u32)),
         mate_bound_exact: line.bound_exact,
-        other_lines: vec![],
-        given_line: None,
+        ..Findings::default()
     };
-    if settings.level == PvLevel::MinLength && !a.exact {
-        a.note = Some(match line.bound {
+    if settings.level == PvLevel::MinLength && !f.exact {
+        f.note = Some(match line.bound {
             Some(b) => format!(
                 "the search stopped before the line was proven shortest: mate in {b} or less"
             ),
@@ -454,15 +414,15 @@ fn mate_answer(
         match found {
             Some((c, canonical)) if verifies_canonical(s, &c.moves) => {
                 game = canonical;
-                a.canonical_length = Some(c.moves.len() as u32);
+                f.canonical_length = Some(c.moves.len() as u32);
                 // The canonical game's bound: the line's own length, or more for a line the
                 // composers' ranking chose (it may take a defence shorter than the longest).
-                a.mate_bound = c.bound.map(|b| b.max(c.moves.len() as u32));
-                a.mate_bound_exact = c.bound_exact;
-                a.exact = c.exact;
+                f.mate_bound = c.bound.map(|b| b.max(c.moves.len() as u32));
+                f.mate_bound_exact = c.bound_exact;
+                f.exact = c.exact;
                 // Only `printable` lines come here: of the proven bound's length, or chosen by the
                 // composers' ranking.
-                a.note = if c.ranked {
+                f.note = if c.ranked {
                     Some(format!(
                         "the canonical line avoids defences after which the attacker mates with pieces to spare (composers' ranking): {} plies, not proven shortest",
                         c.moves.len()
@@ -478,47 +438,49 @@ fn mate_answer(
                 if !verify_mate_line_by(root, settings.attacker, &c.moves) {
                     // A verified canonical line that is no mate ends where only futile
                     // interpositions are left: say so, a GUI expects mate.
-                    a.add_note(
+                    f.add_note(
                         "the line ends where the defender has only futile interpositions left (not counted: the composers' convention)",
                     );
                 }
                 moves = c.moves;
             }
             _ => {
-                a.exact = false;
+                f.exact = false;
                 // The strict bound bounds the canonical length, but is not it.
-                a.mate_bound_exact = false;
-                a.note = Some(
+                f.mate_bound_exact = false;
+                f.note = Some(
                     "the canonical line (futile interpositions skipped) was not found in time; the line counts every interposition".into(),
                 );
             }
         }
     }
     if let Some(given) = settings.given_line {
-        a.given_line = Some(s.in_game(game, |s| take_given_line(s, &mut a, &mut moves, given)));
+        f.given_line = Some(s.in_game(game, |s| take_given_line(s, &mut f, &mut moves, given)));
     }
     if settings.check_alternatives {
-        a.alternatives =
+        f.alternatives =
             Some(s.in_game(game, |s| alternatives::check(s, &moves, !settings.settle)));
     }
     // The composers' check: a line that leaves pieces over gives way to a 余詰 as long that does
     // not (`canonical/unspared.rs`), whose alternatives are then searched again.
     if settings.settle
-        && a.given_line != Some(true)
-        && let Some(alts) = &a.alternatives
+        && f.given_line != Some(true)
+        && let Some(alts) = &f.alternatives
         && alts.complete
-        && a.exact
+        && f.exact
         && let Some(better) = s.in_game(game, |s| line_without_spare(s, &moves, alts))
     {
         // As long as the exact line it replaces: exact too.
         moves = better;
-        a.alternatives = Some(s.in_game(game, |s| alternatives::check(s, &moves, false)));
+        f.alternatives = Some(s.in_game(game, |s| alternatives::check(s, &moves, false)));
     }
     if settings.check_variations {
-        a.variations = Some(s.in_game(game, |s| variations::check(s, &moves, !settings.settle)));
+        f.variations = Some(s.in_game(game, |s| variations::check(s, &moves, !settings.settle)));
     }
-    a.outcome = MateOutcome::Mate(moves);
-    a
+    Answer {
+        outcome: MateOutcome::Mate(moves),
+        findings: f,
+    }
 }
 
 /// A line given to check (the composer's): it replaces `moves` (the solver's own line) when it is a
@@ -529,7 +491,7 @@ fn mate_answer(
 /// needs an exact line (`alternatives.rs`), and the report calls a shorter given line not exact.
 fn take_given_line(
     s: &mut Searcher,
-    a: &mut Answer,
+    f: &mut Findings,
     moves: &mut Vec<Move>,
     given: &[Move],
 ) -> bool {
@@ -539,16 +501,16 @@ fn take_given_line(
         verify_mate_line_by(&s.pos.clone(), s.attacker(), given)
     };
     if !mates {
-        a.add_note("the given line is not a mating line: the solver's own line is answered");
+        f.add_note("the given line is not a mating line: the solver's own line is answered");
         return false;
     }
     let len = given.len() as u32;
-    a.exact = a.mate_bound_exact && a.mate_bound == Some(len);
-    if a.canonical_length.is_some() {
-        a.canonical_length = Some(len);
+    f.exact = f.mate_bound_exact && f.mate_bound == Some(len);
+    if f.canonical_length.is_some() {
+        f.canonical_length = Some(len);
     }
-    a.note = (!a.exact).then(|| match a.mate_bound {
-        Some(b) if a.mate_bound_exact => {
+    f.note = (!f.exact).then(|| match f.mate_bound {
+        Some(b) if f.mate_bound_exact => {
             format!("the given line is answered: {len} plies, the minimax length is {b}")
         }
         _ => format!("the given line is answered: {len} plies, not proven the minimax length"),
@@ -614,6 +576,6 @@ mod tests {
         }
         let r = solve("8k/9/9/9/9/9/9/9/9 b - 1").unwrap();
         assert_eq!(r.outcome, MateOutcome::NoMate);
-        assert_eq!(r.note, None);
+        assert_eq!(r.findings.note, None);
     }
 }

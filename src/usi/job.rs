@@ -148,16 +148,16 @@ fn search(
 /// length, the alternatives and the line with its proven score.
 fn report_lines(out: &Output, report: &crate::checked::Report) {
     out.line(&output::final_info_line(report.nodes, report.elapsed));
-    if let Some(note) = &report.note {
+    if let Some(note) = &report.findings.note {
         out.line(&format!("info string {note}"));
     }
     match &report.answer {
         Answer::Error(e) => out.error(e),
         Answer::Mate(line) => {
-            if let Some(n) = report.canonical_length {
+            if let Some(n) = report.findings.canonical_length {
                 out.line(&format!("info string canonical_length {n}"));
             }
-            if let Some(alts) = &report.alternatives {
+            if let Some(alts) = &report.findings.alternatives {
                 for text in crate::checked::alternative_lines(alts) {
                     out.line(&format!("info string {text}"));
                 }
@@ -168,6 +168,7 @@ fn report_lines(out: &Output, report: &crate::checked::Report) {
             // The side to move defended (`search::roles`): it is the one mated, a score of `-`.
             let sign = if report.defends { "-" } else { "" };
             let score = report
+                .findings
                 .mate_bound
                 .map_or_else(|| "+".to_string(), |b| b.to_string());
             let score = if report.defends && score == "+" {
@@ -175,7 +176,7 @@ fn report_lines(out: &Output, report: &crate::checked::Report) {
             } else {
                 format!("{sign}{score}")
             };
-            if report.other_lines.is_empty() {
+            if report.findings.other_lines.is_empty() {
                 out.line(&format!("info score mate {score} pv {}", usi_moves(line)));
             } else {
                 // MultiPV: the answer is line 1, the root's other checks follow, best first.
@@ -183,7 +184,7 @@ fn report_lines(out: &Output, report: &crate::checked::Report) {
                     "info multipv 1 score mate {score} pv {}",
                     usi_moves(line)
                 ));
-                for (k, other) in report.other_lines.iter().enumerate() {
+                for (k, other) in report.findings.other_lines.iter().enumerate() {
                     let pv = usi_moves(&other.moves);
                     out.line(&match other.mate {
                         Some(n) => format!("info multipv {} score mate {n} pv {pv}", k + 2),

@@ -56,8 +56,8 @@ fn run(convention: Convention, seed: u64, wanted: u32) {
         let MateOutcome::Mate(line) = &r.outcome else {
             continue;
         };
-        let alts = r.alternatives.as_ref().expect("asked for");
-        if !r.exact || !alts.complete {
+        let alts = r.findings.alternatives.as_ref().expect("asked for");
+        if !r.findings.exact || !alts.complete {
             continue;
         }
         assert_eq!(line.len() as u32, n, "{text}");

@@ -95,7 +95,7 @@ fn canonical_sweep(seed: u64, count: u32, nodes: u64) {
             cheap.set_pv_level(level);
             cheap.clear();
             let c = solve(&mut cheap, &root, &limits);
-            if let Some(len) = c.canonical_length
+            if let Some(len) = c.findings.canonical_length
                 && len < n
             {
                 failures.push(format!(
@@ -103,8 +103,8 @@ fn canonical_sweep(seed: u64, count: u32, nodes: u64) {
                 ));
             }
         }
-        match r.canonical_length {
-            Some(len) if r.exact && len != n => failures.push(format!(
+        match r.findings.canonical_length {
+            Some(len) if r.findings.exact && len != n => failures.push(format!(
                 "{text}: canonical {len} claimed exact, brute force {n}: {}",
                 usi(line)
             )),
@@ -112,7 +112,7 @@ fn canonical_sweep(seed: u64, count: u32, nodes: u64) {
                 "{text}: canonical {len} below the brute force's {n}: {}",
                 usi(line)
             )),
-            Some(_) if !r.exact => unfinished += 1,
+            Some(_) if !r.findings.exact => unfinished += 1,
             Some(_) => {}
             None => unfinished += 1,
         }

@@ -232,10 +232,11 @@ fn ranking_sweep(seed: u64, count: u32, nodes: u64, pass: Pass) {
             continue;
         }
         let is_ranked = r
+            .findings
             .note
             .as_deref()
             .is_some_and(|n| n.contains("composers' ranking"));
-        if !is_ranked && !r.exact {
+        if !is_ranked && !r.findings.exact {
             // The canonical length itself unfinished (the canonical sweep's business).
             continue;
         }

@@ -229,11 +229,11 @@ fn sweep_in(
         let unfinished = matches!(
             fault,
             Some(Fault::Longer(_) | Fault::Shorter(_) | Fault::Unconfirmed(_))
-        ) && !result.exact;
+        ) && !result.findings.exact;
         tally.unfinished_pv += u32::from(unfinished);
         match &fault {
             Some(f)
-                if result.exact
+                if result.findings.exact
                     && matches!(
                         f,
                         Fault::Longer(_) | Fault::Shorter(_) | Fault::Unconfirmed(_)
@@ -465,7 +465,7 @@ fn first_line_is_no_length_bound() {
                 MateOutcome::Mate(line) => {
                     assert!(verify_mate_line(&root, line), "{text}");
                     assert_eq!(line.len(), minimax, "{text}");
-                    assert!(r.exact, "{text}");
+                    assert!(r.findings.exact, "{text}");
                 }
                 other => panic!("{text}: {other:?}"),
             }
@@ -494,7 +494,7 @@ fn perpetual_check_inside_the_net() {
                 panic!("{text}: {:?}", r.outcome);
             };
             assert!(verify_mate_line(&root, line), "{text}: {line:?}");
-            assert_eq!((line.len(), r.exact), (minimax, true), "{text}");
+            assert_eq!((line.len(), r.findings.exact), (minimax, true), "{text}");
         }
     });
 }

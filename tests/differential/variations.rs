@@ -36,8 +36,8 @@ fn run(seed: u64, wanted: u32) {
         let MateOutcome::Mate(line) = &r.outcome else {
             continue;
         };
-        let vars = r.variations.as_ref().expect("asked for");
-        if !r.exact || !vars.complete || !vars.undecided.is_empty() {
+        let vars = r.findings.variations.as_ref().expect("asked for");
+        if !r.findings.exact || !vars.complete || !vars.undecided.is_empty() {
             continue;
         }
         let mut pos = problem_position(&root);

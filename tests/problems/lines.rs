@@ -24,9 +24,9 @@ fn canonical_length_never_below_the_minimax_at_any_line_level() {
     for level in [PvLevel::UpperBound, PvLevel::None, PvLevel::MinLength] {
         let (line, r) = mate(&mut solver, level);
         // Strict and canonical minimax are both 15 here (every interposition on the line counts).
-        match r.canonical_length {
-            Some(n) => assert_eq!(n, 15, "{level:?}: {line:?} ({:?})", r.note),
-            None => assert!(level != PvLevel::MinLength, "{:?}", r.note),
+        match r.findings.canonical_length {
+            Some(n) => assert_eq!(n, 15, "{level:?}: {line:?} ({:?})", r.findings.note),
+            None => assert!(level != PvLevel::MinLength, "{:?}", r.findings.note),
         }
         if level == PvLevel::MinLength {
             assert_eq!(line.len(), 15, "{line:?}");
@@ -38,8 +38,17 @@ fn canonical_length_never_below_the_minimax_at_any_line_level() {
     config.apply("phasebudget=0").unwrap();
     solver.set_config(config);
     let (line, r) = mate(&mut solver, PvLevel::MinLength);
-    assert!(r.exact && line.len() == 15, "{line:?} ({:?})", r.note);
-    assert_eq!(r.canonical_length, Some(15), "{:?}", r.note);
+    assert!(
+        r.findings.exact && line.len() == 15,
+        "{line:?} ({:?})",
+        r.findings.note
+    );
+    assert_eq!(
+        r.findings.canonical_length,
+        Some(15),
+        "{:?}",
+        r.findings.note
+    );
 }
 
 /// A line phase that spends its node budget still reads the line of the bound it proved: zuko009's
@@ -63,9 +72,19 @@ fn the_line_of_the_proven_bound_is_read_after_the_budget_runs_out() {
             panic!("{futile:?}: {:?}", r.outcome);
         };
         assert!(verify_mate_line(&pos, line), "{futile:?}: {line:?}");
-        assert_eq!(line.len(), 31, "{futile:?}: {line:?} ({:?})", r.note);
+        assert_eq!(
+            line.len(),
+            31,
+            "{futile:?}: {line:?} ({:?})",
+            r.findings.note
+        );
         if futile == Futile::Skip {
-            assert_eq!(r.canonical_length, Some(31), "{:?}", r.note);
+            assert_eq!(
+                r.findings.canonical_length,
+                Some(31),
+                "{:?}",
+                r.findings.note
+            );
         }
     }
 }
@@ -92,9 +111,9 @@ fn an_unanswered_jump_spends_from_the_next_question_s_step() {
     assert!(verify_mate_line(&pos, moves), "{moves:?}");
     assert_eq!(moves.len(), 21, "{moves:?}");
     assert!(
-        !line.exact,
+        !line.findings.exact,
         "\"mate within 19?\" answered: pick another problem ({:?})",
-        line.note
+        line.findings.note
     );
     // One step, beside the first yes and the reading (a few nodes).
     let phase = line.nodes - proof.nodes;
@@ -117,12 +136,16 @@ fn each_proven_bound_is_read_while_its_entries_are_fresh() {
     let mut solver = Solver::new(16);
     let r = solve_at(&mut solver, &pos, PvLevel::MinLength, Some(30_000));
     let MateOutcome::Mate(line) = &r.outcome else {
-        panic!("{:?} ({:?})", r.outcome, r.note);
+        panic!("{:?} ({:?})", r.outcome, r.findings.note);
     };
     assert!(verify_mate_line(&pos, line), "{line:?}");
-    assert!(!r.exact, "stopped by the node limit: {:?}", r.note);
-    assert_eq!(line.len(), 25, "{line:?} ({:?})", r.note);
-    assert_eq!(r.mate_bound, Some(25), "{:?}", r.note);
+    assert!(
+        !r.findings.exact,
+        "stopped by the node limit: {:?}",
+        r.findings.note
+    );
+    assert_eq!(line.len(), 25, "{line:?} ({:?})", r.findings.note);
+    assert_eq!(r.findings.mate_bound, Some(25), "{:?}", r.findings.note);
 }
 
 /// A second `go mate` on the same position and table (a GUI user asking again for a better line)
@@ -138,7 +161,7 @@ fn a_repeated_solve_gets_the_line_budget_of_the_work_behind_it() {
     let first = solve_at(&mut solver, &pos, PvLevel::MinLength, None);
     assert!(matches!(first.outcome, MateOutcome::Mate(_)), "{first:?}");
     assert!(
-        !first.exact,
+        !first.findings.exact,
         "the first line is proven shortest: pick another problem"
     );
     let second = solve_at(&mut solver, &pos, PvLevel::MinLength, None);
@@ -168,7 +191,7 @@ fn the_first_line_backs_out_of_a_position_it_has_passed() {
         solver.clear();
         let r = solve_at(&mut solver, &pos, level, None);
         let MateOutcome::Mate(line) = &r.outcome else {
-            panic!("{level:?}: {:?} ({:?})", r.outcome, r.note);
+            panic!("{level:?}: {:?} ({:?})", r.outcome, r.findings.note);
         };
         assert!(verify_mate_line(&pos, line), "{level:?}: {line:?}");
         if level == PvLevel::MinLength {
@@ -202,9 +225,18 @@ fn the_composers_ranking_avoids_defences_answered_by_spare_mates() {
             let MateOutcome::Mate(line) = &r.outcome else {
                 panic!("ranktest={tests}: {:?}", r.outcome);
             };
-            assert_eq!(r.canonical_length, Some(len), "ranktest={tests}: {line:?}");
+            assert_eq!(
+                r.findings.canonical_length,
+                Some(len),
+                "ranktest={tests}: {line:?}"
+            );
             assert_eq!(line.len(), len as usize, "ranktest={tests}: {line:?}");
-            assert_eq!(r.exact, tests == 0, "ranktest={tests}: {:?}", r.note);
+            assert_eq!(
+                r.findings.exact,
+                tests == 0,
+                "ranktest={tests}: {:?}",
+                r.findings.note
+            );
         }
     }
 }
@@ -225,7 +257,7 @@ fn a_drop_captured_and_mated_without_is_not_the_main_line() {
         panic!("{:?}", r.outcome);
     };
     assert!(verify_mate_line(&pos, line), "{line:?}");
-    assert_eq!(r.canonical_length, Some(13), "{line:?}");
+    assert_eq!(r.findings.canonical_length, Some(13), "{line:?}");
     assert_eq!(line[5].to_usi(), "5f4g", "{line:?}");
 }
 
@@ -244,7 +276,7 @@ fn zukou_canonical(
         panic!("{id}: {:?}", r.outcome);
     };
     assert!(verify_mate_line(&pos, &line), "{id}: {line:?}");
-    (r.canonical_length, line)
+    (r.findings.canonical_length, line)
 }
 
 /// Spare tests read the ordinary game's proofs at every node they search, not only at their root

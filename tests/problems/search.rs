@@ -113,7 +113,7 @@ fn a_solve_on_a_cleared_table_does_not_depend_on_the_ones_before() {
         let MateOutcome::Mate(line) = r.outcome else {
             panic!("{:?}", r.outcome);
         };
-        runs.push((r.nodes, line, r.canonical_length));
+        runs.push((r.nodes, line, r.findings.canonical_length));
     }
     assert_eq!(runs[0], runs[1]);
 }
@@ -141,7 +141,7 @@ fn a_chase_past_the_depth_limit_does_not_end_the_search() {
                 assert!(verify_mate_line(&pos, &line), "{id}: {line:?}");
                 assert!(line.len() > 8, "{id}: {line:?}");
             }
-            other => panic!("{id}: {other:?} ({:?})", r.note),
+            other => panic!("{id}: {other:?} ({:?})", r.findings.note),
         }
         assert!(deepest > 8, "{id}: the depth limit was never raised");
     }
@@ -165,7 +165,7 @@ fn a_proof_under_a_depth_limit_is_read_past_it() {
                 }
                 (outcome, _) => {
                     if let Some(e) = judge(&p, &pos, outcome) {
-                        panic!("{} at {level:?}: {e} ({:?})", p.id, r.note);
+                        panic!("{} at {level:?}: {e} ({:?})", p.id, r.findings.note);
                     }
                 }
             }

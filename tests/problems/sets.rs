@@ -219,7 +219,7 @@ fn zukou_73_without_the_tokin_has_no_mate() {
     let r = solver
         .solve(&pos, &limits, &AtomicBool::new(false), &mut |_| {})
         .expect("a valid mate problem");
-    assert_eq!(r.outcome, MateOutcome::NoMate, "{:?}", r.note);
+    assert_eq!(r.outcome, MateOutcome::NoMate, "{:?}", r.findings.note);
 }
 
 /// The field's yardsticks with a table much smaller than their trees: Kotobuki (Zukou #100, 611 plies)
@@ -267,7 +267,7 @@ fn long_problems() {
                     r.elapsed
                 );
             }
-            other => panic!("{}: {other:?} ({:?})", p.id, r.note),
+            other => panic!("{}: {other:?} ({:?})", p.id, r.findings.note),
         }
     }
 }

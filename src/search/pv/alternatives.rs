@@ -128,7 +128,7 @@ mod tests {
         };
         (
             line.iter().map(|m| m.to_string()).collect(),
-            r.alternatives.expect("asked for"),
+            r.findings.alternatives.expect("asked for"),
         )
     }
 

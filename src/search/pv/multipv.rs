@@ -116,7 +116,8 @@ mod tests {
         let usi = |l: &[crate::position::Move]| l.iter().map(|m| m.to_usi()).collect::<Vec<_>>();
         (
             usi(&line),
-            r.other_lines
+            r.findings
+                .other_lines
                 .iter()
                 .map(|o| (usi(&o.moves), o.mate))
                 .collect(),

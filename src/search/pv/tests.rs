@@ -227,7 +227,7 @@ fn the_naive_length_cache_prints_a_wrong_length_in_a_net_with_a_perpetual_check(
             panic!("naive {naive}: {:?}", r.outcome);
         };
         assert!(verify_mate_line(root, &line), "naive {naive}: {line:?}");
-        (line.len(), r.exact)
+        (line.len(), r.findings.exact)
     };
     // The search recurses once per ply: a search's stack, not a test thread's.
     let wrong = std::thread::Builder::new()
