@@ -11,8 +11,14 @@
 //!
 //! A mark is a counter in a small shared array indexed by the position's full key (collisions only
 //! make a child look busy that is not: an ordering cost, never a wrong answer). Marks change the
-//! order of the search only: a node's proof and disproof numbers, its thresholds and its result are
-//! computed from its children's real numbers, so no answer depends on them.
+//! order of the search and, while an AND node's cheapest reply is busy, the dn it reports: the
+//! node's dn is the least of its replies' as the choice saw them, the mark's cost included, so that
+//! its threshold test and its parent's see the number the choice did (with the real number the
+//! node would stop at its threshold while its parent, seeing that number below the threshold it
+//! gave, entered it again at once). The cost is added only to numbers strictly between 0 and ∞, so
+//! a node is proven or disproven from its children's results alone, and no answer depends on
+//! marks; a dn that carries a cost is the real one again once the mark is gone and the node is
+//! searched anew.
 
 use std::sync::atomic::{AtomicU8, Ordering};
 
