@@ -224,6 +224,21 @@ impl Drop for Engine {
     }
 }
 
+/// The moves of `text` (USI, space separated) played from `root`; panics, quoting `context`, at
+/// the first that is not legal.
+fn replay(root: &Position, text: &str, context: &str) -> Vec<Move> {
+    let mut pos = root.clone();
+    let mut line = Vec::new();
+    for usi in text.split_whitespace() {
+        let m = pos
+            .parse_usi_move(usi)
+            .unwrap_or_else(|| panic!("illegal move {usi} in '{context}'"));
+        pos.do_move(m);
+        line.push(m);
+    }
+    line
+}
+
 /// Replays a `checkmate` line from `sfen` and checks it with kanju's own verifier.
 fn assert_mate(sfen: &str, checkmate: &str, min_len: usize) -> Vec<Move> {
     let text = checkmate
@@ -234,15 +249,7 @@ fn assert_mate(sfen: &str, checkmate: &str, min_len: usize) -> Vec<Move> {
         "expected a mate from {sfen}, got '{checkmate}'"
     );
     let root = Position::from_sfen(sfen).expect("test SFEN");
-    let mut pos = root.clone();
-    let mut line = Vec::new();
-    for usi in text.split_whitespace() {
-        let m = pos
-            .parse_usi_move(usi)
-            .unwrap_or_else(|| panic!("illegal move {usi} in '{checkmate}'"));
-        pos.do_move(m);
-        line.push(m);
-    }
+    let line = replay(&root, text, checkmate);
     assert!(verify_mate_line(&root, &line), "not a mate: {checkmate}");
     assert!(
         line.len() >= min_len,

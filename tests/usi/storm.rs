@@ -127,15 +127,7 @@ fn check_answer(answer: &str, sfen: Option<&str>, canonical: bool, log: &[String
     let sfen = sfen.unwrap_or_else(|| panic!("'{answer}' without a position: {log:#?}"));
     let root = Position::from_sfen(sfen)
         .unwrap_or_else(|_| panic!("'{answer}' for the unreadable {sfen}: {log:#?}"));
-    let mut pos = root.clone();
-    let mut line = Vec::new();
-    for usi in text.split_whitespace() {
-        let m = pos
-            .parse_usi_move(usi)
-            .unwrap_or_else(|| panic!("illegal {usi} in '{answer}' from {sfen}: {log:#?}"));
-        pos.do_move(m);
-        line.push(m);
-    }
+    let line = replay(&root, text, &format!("{answer}' from '{sfen}"));
     // An odd line is the side to move's mate; an even one starts with its reply (it defends).
     let attacker: Color = if line.len() % 2 == 1 {
         root.side_to_move()
