@@ -102,8 +102,9 @@ fn take_ranked(s: &mut Searcher, mut line: Line, ranked: Ranked) -> Line {
 /// answers, and only yes answers move the line. Each round starts from the table the last one
 /// filled, so the cheap answers come first and a round pays mostly for the tests the last one left
 /// open (one large cap from the start would let a single test that does not decide within reach
-/// take the whole time, as Zukou #71's S*6h does). Not the default: on most problems some test never decides, and the rounds then add their whole budget
-/// to the check (docs/benchmarks.md, *Spare tests widened*).
+/// take the whole time, as Zukou #71's S*6h does). Not the default: on most problems some test
+/// never decides, and the rounds then add their whole budget to the check (docs/benchmarks.md,
+/// *Spare tests widened*).
 fn rerank(s: &mut Searcher, mut line: Line, thorough: bool) -> Line {
     if s.user_limit_reached() {
         return line;

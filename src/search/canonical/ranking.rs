@@ -410,8 +410,7 @@ fn drop_spared(s: &mut Searcher, at: At, m: Move, pass: &mut Pass) -> bool {
             log::trace!("ranking: ply {} {m:?}: captured, mated without it", at.ply);
             return true;
         }
-        Verdict::Unknown => pass.capped |= s.stats.nodes - before >= pass.cap,
-        Verdict::NoMate(_) => {}
+        t => pass.capped |= ran_out(&t, s.stats.nodes - before, pass.cap),
     }
     spare_test(s, at, m, UNBOUNDED, pass.cap, &mut pass.capped)
 }
@@ -423,13 +422,19 @@ fn reply_spared(s: &mut Searcher, at: At, m: Move, len: u32, cap: u64, capped: &
     spare_test(s, at, m, len, cap / MOVE_TEST_SHARE, capped)
 }
 
-/// The spare game's own search after `m` (`spare::after_reply_within`), for mates of at most `plies`;
-/// `capped` is set if it ran out of its cap undecided (a test that ends on the search's own answer
-/// within fewer nodes, a bounded "no" included, is not).
+/// Whether a test that answered `t` after `spent` nodes ran out of its `cap` undecided (a test that
+/// ends on its search's own answer within fewer nodes, a bounded "no" included, did not): a larger
+/// cap may answer it.
+fn ran_out(t: &Verdict, spent: u64, cap: u64) -> bool {
+    *t == Verdict::Unknown && spent >= cap
+}
+
+/// The spare game's own search after `m` (`spare::after_reply_within`), for mates of at most
+/// `plies`; `capped` is set if it ran out of its cap undecided (`ran_out`).
 fn spare_test(s: &mut Searcher, at: At, m: Move, plies: u32, cap: u64, capped: &mut bool) -> bool {
     let before = s.stats.nodes;
     let t = after_reply_within(s, m, at.ply, cap, plies);
-    *capped |= t == Verdict::Unknown && s.stats.nodes - before >= cap;
+    *capped |= ran_out(&t, s.stats.nodes - before, cap);
     log::trace!(
         "ranking: ply {} {m:?} (within {plies}): spare test {t:?} in {} nodes",
         at.ply,
